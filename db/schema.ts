@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+/**
+ * One row per guest upload. A row is created pending at init and stays invisible everywhere
+ * (gallery, admin list, counts) until `confirmedAt` is set; unconfirmed rows older than a day are
+ * swept with their bytes.
+ */
+export const uploads = sqliteTable('uploads', {
+  id: text('id').primaryKey(),
+  status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+  kind: text('kind', { enum: ['photo', 'video'] }).notNull(),
+  author: text('author').notNull().default(''),
+  message: text('message').notNull().default(''),
+  fileName: text('file_name').notNull(),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  durationSec: real('duration_sec'),
+  /** The original bytes, exactly as the guest sent them (may carry EXIF: admins only). */
+  storageKey: text('storage_key').notNull(),
+  /** Set while a multipart upload is open in storage; cleared once completed or aborted. */
+  multipartUploadId: text('multipart_upload_id'),
+  partCount: integer('part_count'),
+  /** Derived, metadata-free images; null until made (the original is shown meanwhile). */
+  thumbKey: text('thumb_key'),
+  displayKey: text('display_key'),
+  posterKey: text('poster_key'),
+  derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  // Gallery: approved, newest first, keyset over (created_at, id).
+  index('uploads_status_created_idx').on(table.status, table.createdAt, table.id),
+  // Admin list without a status filter, and counts per hour.
+  index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
+  // Sweeper: unconfirmed rows by age.
+  index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
+  // Derived-image backlog.
+  index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
+])
+
+/** The single event configuration row (id = 1). */
+export const eventSettings = sqliteTable('event_settings', {
+  id: integer('id').primaryKey(),
+  coupleNames: text('couple_names').notNull().default(''),
+  eventDate: text('event_date'),
+  maxFileSizeBytes: integer('max_file_size_bytes').notNull().default(524288000),
+  allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(true),
+  maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(300),
+  moderation: text('moderation', { enum: ['pre', 'post'] }).notNull().default('post'),
+  coverUploadId: text('cover_upload_id'),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+/** Admin tokens revoked by logout, kept until they would have expired anyway. */
+export const revokedTokens = sqliteTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+/**
+ * Stored objects whose record is gone but whose bytes could not be removed yet (storage down).
+ * The sweeper retries them, so no object is ever left behind silently.
+ */
+export const pendingDeletions = sqliteTable('pending_deletions', {
+  key: text('key').primaryKey(),
+  multipartUploadId: text('multipart_upload_id'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+export type UploadRow = typeof uploads.$inferSelect
+export type EventSettingsRow = typeof eventSettings.$inferSelect

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url'
+
+export default defineNuxtConfig({
+  // Top-level pages/components/composables (no app/ folder), as the project layout says.
+  srcDir: '.',
+  serverDir: 'server',
+  compatibilityDate: '2026-11-01',
+  devtools: { enabled: false },
+  telemetry: false,
+  modules: ['@nuxt/eslint'],
+  typescript: { strict: true, typeCheck: false },
+  app: {
+    head: {
+      htmlAttrs: { lang: 'pt-BR' },
+      meta: [
+        { name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' },
+        { name: 'theme-color', content: '#7a3e48' },
+      ],
+    },
+  },
+  nitro: {
+    // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
+    // apply them at start without a file system next to the code.
+    serverAssets: [{ baseName: 'migrations', dir: fileURLToPath(new URL('./db/migrations', import.meta.url)) }],
+    experimental: { tasks: true, asyncContext: true },
+    scheduledTasks: { '*/15 * * * *': ['uploads:sweep'] },
+  },
+  eslint: { config: { stylistic: true } },
+  hooks: {
+    // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
+    'nitro:config'(config) {
+      const existing = config.errorHandler ? [config.errorHandler].flat() : []
+      config.errorHandler = [fileURLToPath(new URL('./server/error-handler.ts', import.meta.url)), ...existing]
+    },
+  },
+})

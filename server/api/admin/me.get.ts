@@ -1,0 +1,4 @@
+export default defineEventHandler(async (event) => {
+  const { email } = await requireAdmin(event)
+  return { email }
+})

@@ -1,0 +1,8 @@
+import { idParamsSchema } from '../../../../shared/schemas/common'
+import { emptyBodySchema } from '../../../../shared/schemas/upload'
+
+export default defineEventHandler(async (event) => {
+  const { id } = await readParamsAs(event, idParamsSchema)
+  await readBodyAs(event, emptyBodySchema)
+  return confirmUpload(id)
+})

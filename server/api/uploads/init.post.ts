@@ -1,0 +1,9 @@
+import { initUploadSchema } from '../../../shared/schemas/upload'
+
+export default defineEventHandler(async (event) => {
+  const body = await readBodyAs(event, initUploadSchema)
+  await assertChallenge(body.challengeToken, clientKey(event))
+  const created = await initUpload(body)
+  setResponseStatus(event, 201)
+  return created
+})

@@ -1,0 +1,65 @@
+import type { H3Event } from 'h3'
+import { ErrorCode } from '../../shared/errors'
+import { JSON_BODY_MAX_BYTES } from '../../shared/limits'
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+function isJsonType(contentType: string | undefined): boolean {
+  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  return essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence)
+}
+
+/** Reads at most `limit` bytes; one more and the request is refused without reading the rest. */
+async function readLimited(event: H3Event, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of event.node.req as AsyncIterable<Buffer>) {
+    total += chunk.length
+    if (total > limit) {
+      throw apiError(413, ErrorCode.BODY_TOO_LARGE, 'Body too large', { limit })
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks)
+}
+
+/**
+ * Every JSON endpoint under /api: waits for the database, then enforces the body contract
+ * (64 KiB, JSON only, well-formed) before any handler runs, so handlers only ever see a body
+ * that `readValidatedBody` can parse.
+ */
+export default defineEventHandler(async (event) => {
+  if (!event.path.startsWith('/api/')) return
+  setResponseHeader(event, 'cache-control', 'no-store')
+  if (BODY_METHODS.has(event.method)) {
+    const declared = Number(getRequestHeader(event, 'content-length') ?? 0)
+    if (declared > JSON_BODY_MAX_BYTES) {
+      throw apiError(413, ErrorCode.BODY_TOO_LARGE, 'Body too large', { limit: JSON_BODY_MAX_BYTES })
+    }
+    const hasBody = declared > 0 || getRequestHeader(event, 'transfer-encoding') !== undefined
+    if (hasBody && !isJsonType(getRequestHeader(event, 'content-type'))) {
+      throw apiError(415, ErrorCode.JSON_REQUIRED, 'JSON required')
+    }
+    const raw = hasBody ? await readLimited(event, JSON_BODY_MAX_BYTES) : Buffer.alloc(0)
+    const text = raw.toString('utf8')
+    if (text.trim() !== '') {
+      try {
+        JSON.parse(text)
+      }
+      catch {
+        throw apiError(400, ErrorCode.INVALID_REQUEST, 'Malformed JSON')
+      }
+    }
+    // h3 reads the body from here; an empty body counts as `{}` (confirm, abort, approve…).
+    event._requestBody = text.trim() === '' ? '{}' : text
+    // readBody picks its parser by content type; the body is known to be JSON by now.
+    event.node.req.headers['content-type'] = 'application/json'
+  }
+  try {
+    await dbReady()
+  }
+  catch (error) {
+    console.error('[db] not ready:', error instanceof Error ? error.message : error)
+    throw apiError(503, ErrorCode.DATABASE_UNAVAILABLE, 'Database unavailable')
+  }
+})

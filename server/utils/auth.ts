@@ -1,0 +1,101 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import type { H3Event } from 'h3'
+import { eq } from 'drizzle-orm'
+import { jwtVerify, SignJWT } from 'jose'
+import { revokedTokens } from '../../db/schema'
+import { ErrorCode } from '../../shared/errors'
+
+export const SESSION_COOKIE = 'em_admin'
+export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60
+const ISSUER = 'event-media'
+const AUDIENCE = 'event-media-admin'
+
+export interface AdminSession {
+  email: string
+  jti: string
+  expiresAt: Date
+}
+
+function signingKey(): Uint8Array {
+  return new TextEncoder().encode(useConfig().SESSION_SECRET)
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
+}
+
+/** Constant-time: both sides are hashed to 32 bytes first, so lengths never differ or leak. */
+export function passwordMatches(candidate: string): boolean {
+  return timingSafeEqual(digest(candidate), digest(useConfig().ADMIN_PASSWORD))
+}
+
+export function isAllowedAdmin(email: string): boolean {
+  return useConfig().ALLOWED_ADMIN_EMAILS.includes(email.trim().toLowerCase())
+}
+
+export async function issueSessionToken(email: string): Promise<string> {
+  return new SignJWT({ email })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(email)
+    .setJti(randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(`${SESSION_MAX_AGE_SECONDS}s`)
+    .sign(signingKey())
+}
+
+export function setSessionCookie(event: H3Event, token: string) {
+  setCookie(event, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/',
+    maxAge: SESSION_MAX_AGE_SECONDS,
+    secure: getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https',
+  })
+}
+
+export function clearSessionCookie(event: H3Event) {
+  deleteCookie(event, SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/' })
+}
+
+/** The admin behind the request's cookie, or null when there is none or it is not valid. */
+export async function getAdminSession(event: H3Event): Promise<AdminSession | null> {
+  const token = getCookie(event, SESSION_COOKIE)
+  if (!token) return null
+  try {
+    const { payload } = await jwtVerify(token, signingKey(), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ['jti', 'exp', 'sub'],
+    })
+    const email = payload.sub!
+    if (!isAllowedAdmin(email)) return null
+    const revoked = await useDb().select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, payload.jti!)).get()
+    if (revoked) return null
+    return { email, jti: payload.jti!, expiresAt: new Date(payload.exp! * 1000) }
+  }
+  catch (error) {
+    if (isDatabaseBusy(error)) throw error
+    return null
+  }
+}
+
+/** The first call of every admin route: the session, or 401 UNAUTHENTICATED. */
+export async function requireAdmin(event: H3Event): Promise<AdminSession> {
+  const session = await getAdminSession(event)
+  if (!session) throw apiError(401, ErrorCode.UNAUTHENTICATED, 'Unauthenticated')
+  event.context.admin = session
+  return session
+}
+
+export async function revokeSession(session: AdminSession): Promise<void> {
+  await useDb().insert(revokedTokens).values({ jti: session.jti, expiresAt: session.expiresAt }).onConflictDoNothing()
+}
+
+declare module 'h3' {
+  interface H3EventContext {
+    admin?: AdminSession
+  }
+}

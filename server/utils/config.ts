@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+const emailList = z.string()
+  .transform(value => value.split(',').map(entry => entry.trim().toLowerCase()).filter(Boolean))
+  .pipe(z.array(z.email()).min(1, 'at least one email'))
+
+const optional = z.string().trim().min(1).optional().catch(undefined)
+const httpUrl = z.url({ protocol: /^https?$/ })
+
+const configSchema = z.object({
+  ADMIN_PASSWORD: z.string().min(1),
+  SESSION_SECRET: z.string().min(32, 'at least 32 characters'),
+  ALLOWED_ADMIN_EMAILS: emailList,
+  PUBLIC_BASE_URL: httpUrl,
+  DATABASE_URL: z.string().min(1).default('file:.data/event.db'),
+  DATABASE_AUTH_TOKEN: optional,
+  S3_BUCKET: optional,
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z.string().min(1).default('auto'),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).optional().transform(v => v === 'true' || v === '1'),
+  S3_PUBLIC_URL: httpUrl.optional(),
+  MEDIA_DIR: z.string().min(1).default('.data/media'),
+  TURNSTILE_SECRET_KEY: optional,
+  TURNSTILE_VERIFY_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  /** Header a trusted reverse proxy sets with the client's address (e.g. x-forwarded-for). */
+  TRUST_PROXY: z.string().trim().toLowerCase().regex(/^[a-z0-9-]+$/).optional(),
+  /** Lifetime of presigned upload URLs; short in tests that exercise expiry. */
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(15 * 60),
+  /** Records initialised but never confirmed are removed, with their bytes, after this long. */
+  UPLOAD_STALE_AFTER_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
+  /** How often the Node server runs the sweeper (0: never; serverless presets use the cron task). */
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10 * 60),
+  /** How long a SQLite writer waits for a lock before the request answers 503. */
+  DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+})
+
+export type AppConfig = z.infer<typeof configSchema>
+
+let cached: AppConfig | undefined
+
+/** Names of the variables that are missing or invalid, with the reason, or the parsed config. */
+export function parseConfig(env: Record<string, string | undefined>):
+  { ok: true, config: AppConfig } | { ok: false, problems: string[] } {
+  // An empty variable is the same as a missing one (a `.env` line like `S3_BUCKET=`).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const result = configSchema.safeParse(cleaned)
+  if (result.success) return { ok: true, config: result.data }
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'config')
+    return cleaned[name] === undefined ? `${name} is missing` : `${name} is invalid: ${issue.message}`
+  })
+  return { ok: false, problems: [...new Set(problems)] }
+}
+
+/** The validated configuration; read once from the environment at start, never from the build. */
+export function useConfig(): AppConfig {
+  if (cached) return cached
+  const result = parseConfig(process.env)
+  if (!result.ok) throw new Error(`Invalid configuration: ${result.problems.join('; ')}`)
+  cached = result.config
+  return cached
+}

@@ -1,0 +1,67 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createClient, type Client } from '@libsql/client'
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import * as schema from '../../db/schema'
+import { applyMigrations } from './migrations'
+
+export type Db = LibSQLDatabase<typeof schema>
+
+let client: Client | undefined
+let db: Db | undefined
+let ready: Promise<void> | undefined
+
+function localPath(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined
+  return url.slice('file:'.length).replace(/^\/\/(?=\/)/, '')
+}
+
+export function useDbClient(): Client {
+  if (client) return client
+  const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS } = useConfig()
+  const path = localPath(DATABASE_URL)
+  if (path) mkdirSync(dirname(path), { recursive: true })
+  client = createClient({
+    url: DATABASE_URL,
+    authToken: DATABASE_AUTH_TOKEN,
+    // A busy timeout on every pooled connection (including those a transaction holds), so a
+    // writer waits for another instead of failing at once with SQLITE_BUSY.
+    timeout: DATABASE_BUSY_TIMEOUT_MS,
+  })
+  return client
+}
+
+/** The drizzle database. Await `dbReady()` (the API middleware does) before the first query. */
+export function useDb(): Db {
+  db ??= drizzle(useDbClient(), { schema })
+  return db
+}
+
+/** Applies pending migrations once per process; WAL for the local file. */
+export function dbReady(): Promise<void> {
+  ready ??= (async () => {
+    const database = useDb()
+    if (localPath(useConfig().DATABASE_URL)) {
+      // WAL lets the gallery read while an upload is being confirmed; it persists in the file.
+      await useDbClient().execute('PRAGMA journal_mode = WAL')
+    }
+    await applyMigrations(database)
+  })().catch((error) => {
+    ready = undefined
+    throw error
+  })
+  return ready
+}
+
+export function isDatabaseBusy(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  let current: unknown = error
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current)
+    const { code, message } = current as { code?: unknown, message?: unknown }
+    if (typeof code === 'string' && /SQLITE_(BUSY|LOCKED)/.test(code)) return true
+    if (typeof message === 'string' && /SQLITE_(BUSY|LOCKED)|database is locked/.test(message)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}

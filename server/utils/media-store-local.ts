@@ -1,0 +1,166 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { AppConfig } from './config'
+import type { MediaStore, StoredPart } from './media-store'
+
+/** What a local media URL grants: one method on one key (one part of it), until `expires`. */
+export interface LocalGrant {
+  method: 'PUT' | 'GET'
+  key: string
+  expires: number
+  length?: number
+  contentType?: string
+  uploadId?: string
+  partNumber?: number
+}
+
+const MULTIPART_DIR = '.multipart'
+
+function grantPayload(grant: LocalGrant): string {
+  return [grant.method, grant.key, grant.expires, grant.length ?? '', grant.contentType ?? '', grant.uploadId ?? '', grant.partNumber ?? ''].join('\n')
+}
+
+export function localSigningKey(secret: string): Buffer {
+  // A key of its own, so a media signature can never be replayed as anything else.
+  return createHmac('sha256', secret).update('local-media-urls').digest()
+}
+
+export function signGrant(grant: LocalGrant, key: Buffer): string {
+  return createHmac('sha256', key).update(grantPayload(grant)).digest('base64url')
+}
+
+export function verifyGrant(grant: LocalGrant, signature: string, key: Buffer, now = Date.now()): 'ok' | 'expired' | 'invalid' {
+  const expected = Buffer.from(signGrant(grant, key))
+  const given = Buffer.from(signature)
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
+  return grant.expires * 1000 < now ? 'expired' : 'ok'
+}
+
+/** The origin media URLs point at: the request's own when there is one, else PUBLIC_BASE_URL. */
+function currentOrigin(fallback: string): string {
+  try {
+    const event = useEvent()
+    const trustProxy = Boolean(useConfig().TRUST_PROXY)
+    return getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
+  }
+  catch {
+    return new URL(fallback).origin
+  }
+}
+
+export function createLocalMediaStore(config: AppConfig): MediaStore & { root: string, pathOf(key: string): string } {
+  const root = resolve(config.MEDIA_DIR)
+  const signingKey = localSigningKey(config.SESSION_SECRET)
+
+  function pathOf(key: string): string {
+    const path = resolve(root, key)
+    if (!path.startsWith(root + sep)) throw new Error('key outside the media folder')
+    return path
+  }
+  const partsDir = (uploadId: string) => pathOf(`${MULTIPART_DIR}/${uploadId.replace(/[^\w-]/g, '')}`)
+
+  function url(grant: LocalGrant): string {
+    const params = new URLSearchParams({ exp: String(grant.expires) })
+    if (grant.length !== undefined) params.set('len', String(grant.length))
+    if (grant.contentType) params.set('ct', grant.contentType)
+    if (grant.uploadId) params.set('upload', grant.uploadId)
+    if (grant.partNumber) params.set('part', String(grant.partNumber))
+    params.set('sig', signGrant(grant, signingKey))
+    return `${currentOrigin(config.PUBLIC_BASE_URL)}/media/${grant.key}?${params}`
+  }
+  const expiry = (seconds: number) => Math.floor(Date.now() / 1000) + seconds
+
+  async function writeAtomically(path: string, write: (tmp: string) => Promise<void>) {
+    await mkdir(dirname(path), { recursive: true })
+    const tmp = `${path}.tmp-${randomBytes(6).toString('hex')}`
+    try {
+      await write(tmp)
+      await rename(tmp, path)
+    }
+    catch (error) {
+      await rm(tmp, { force: true })
+      throw error
+    }
+  }
+
+  return {
+    driver: 'local',
+    root,
+    pathOf,
+    async presignPut(key, { contentType, contentLength, expiresIn }) {
+      pathOf(key)
+      return { url: url({ method: 'PUT', key, expires: expiry(expiresIn), length: contentLength, contentType }), headers: { 'content-type': contentType } }
+    },
+    async createMultipart(key, contentType) {
+      const uploadId = randomBytes(16).toString('base64url')
+      await mkdir(partsDir(uploadId), { recursive: true })
+      await writeFile(join(partsDir(uploadId), 'upload.json'), JSON.stringify({ key, contentType }))
+      return uploadId
+    },
+    async presignPart(key, uploadId, partNumber, contentLength, expiresIn) {
+      return url({ method: 'PUT', key, expires: expiry(expiresIn), length: contentLength, uploadId, partNumber })
+    },
+    async listParts(_key, uploadId) {
+      const names = await readdir(partsDir(uploadId)).catch(() => [] as string[])
+      const parts: StoredPart[] = []
+      for (const name of names) {
+        if (!/^\d+$/.test(name)) continue
+        const info = await stat(join(partsDir(uploadId), name))
+        parts.push({ partNumber: Number(name), size: info.size })
+      }
+      return parts.sort((a, b) => a.partNumber - b.partNumber)
+    },
+    async completeMultipart(key, uploadId, parts) {
+      const dir = partsDir(uploadId)
+      await writeAtomically(pathOf(key), async (tmp) => {
+        const out = createWriteStream(tmp)
+        for (const part of parts) {
+          await pipeline(createReadStream(join(dir, String(part.partNumber))), out, { end: false })
+        }
+        await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())))
+      })
+      await rm(dir, { recursive: true, force: true })
+    },
+    async abortMultipart(_key, uploadId) {
+      await rm(partsDir(uploadId), { recursive: true, force: true })
+    },
+    async head(key) {
+      const info = await stat(pathOf(key)).catch(() => null)
+      return info?.isFile() ? { size: info.size } : null
+    },
+    async readRange(key, start, end) {
+      const handle = await open(pathOf(key), 'r')
+      try {
+        const buffer = Buffer.alloc(end - start + 1)
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, start)
+        return buffer.subarray(0, bytesRead)
+      }
+      finally {
+        await handle.close()
+      }
+    },
+    async read(key) {
+      await stat(pathOf(key))
+      return createReadStream(pathOf(key))
+    },
+    async put(key, body) {
+      await writeAtomically(pathOf(key), tmp => writeFile(tmp, body))
+    },
+    async delete(key) {
+      await rm(pathOf(key), { force: true })
+    },
+    publicUrl(key) {
+      return `${currentOrigin(config.PUBLIC_BASE_URL)}/media/${key}`
+    },
+    async signedGetUrl(key, expiresIn) {
+      return url({ method: 'GET', key, expires: expiry(expiresIn) })
+    },
+    async ping() {
+      await mkdir(root, { recursive: true })
+      await readFile(join(root, '.ping')).catch(() => writeFile(join(root, '.ping'), 'ok'))
+    },
+  }
+}

@@ -1,0 +1,127 @@
+import type { Readable } from 'node:stream'
+import {
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
+  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListPartsCommand,
+  PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand, type Part,
+} from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import type { AppConfig } from './config'
+import { StorageUnavailableError, type MediaStore, type StoredPart } from './media-store'
+
+// The presigner leaves content-type unsigned unless asked; signing both headers binds the URL to
+// the declared type and exact length, so a guest cannot send something else through it.
+const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length'])
+
+function isNotFound(error: unknown): boolean {
+  if (error instanceof S3ServiceException) {
+    return error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey' || error.name === 'NoSuchUpload'
+  }
+  return false
+}
+
+/** Anything but a clear "not there" from S3 means storage is unreachable or refusing. */
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  }
+  catch (error) {
+    if (isNotFound(error)) throw error
+    throw new StorageUnavailableError(error)
+  }
+}
+
+export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3Client } {
+  const bucket = config.S3_BUCKET!
+  const client = new S3Client({
+    region: config.S3_REGION,
+    endpoint: config.S3_ENDPOINT,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    credentials: config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+      : undefined,
+    // Checksums in presigned URLs would have to be computed by the browser; R2 and MinIO also
+    // reject some of the SDK's newer defaults.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 2,
+  })
+
+  const publicBase = (() => {
+    if (config.S3_PUBLIC_URL) return config.S3_PUBLIC_URL.replace(/\/+$/, '')
+    if (config.S3_ENDPOINT) return `${config.S3_ENDPOINT.replace(/\/+$/, '')}/${bucket}`
+    return `https://${bucket}.s3.${config.S3_REGION}.amazonaws.com`
+  })()
+
+  return {
+    driver: 's3',
+    client,
+    async presignPut(key, { contentType, contentLength, expiresIn }) {
+      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: contentLength })
+      const url = await guard(() => getSignedUrl(client, command, { expiresIn, signableHeaders: SIGNED_PUT_HEADERS }))
+      return { url, headers: { 'content-type': contentType } }
+    },
+    async createMultipart(key, contentType) {
+      const created = await guard(() => client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: contentType })))
+      return created.UploadId!
+    },
+    async presignPart(key, uploadId, partNumber, contentLength, expiresIn) {
+      const command = new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: contentLength })
+      return guard(() => getSignedUrl(client, command, { expiresIn, signableHeaders: new Set(['content-length']) }))
+    },
+    async listParts(key, uploadId) {
+      const parts: StoredPart[] = []
+      let marker: string | undefined
+      do {
+        const page = await guard(() => client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker })))
+        for (const part of page.Parts ?? []) parts.push({ partNumber: part.PartNumber!, size: part.Size ?? 0, etag: part.ETag })
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined
+      } while (marker)
+      return parts.sort((a, b) => a.partNumber - b.partNumber)
+    },
+    async completeMultipart(key, uploadId, parts) {
+      const Parts: Part[] = parts.map(part => ({ PartNumber: part.partNumber, ETag: part.etag }))
+      await guard(() => client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts } })))
+    },
+    async abortMultipart(key, uploadId) {
+      try {
+        await guard(() => client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })))
+      }
+      catch (error) {
+        if (!isNotFound(error)) throw error
+      }
+    },
+    async head(key) {
+      try {
+        const head = await guard(() => client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))
+        return { size: head.ContentLength ?? 0, contentType: head.ContentType }
+      }
+      catch (error) {
+        if (isNotFound(error)) return null
+        throw error
+      }
+    },
+    async readRange(key, start, end) {
+      const object = await guard(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${start}-${end}` })))
+      return Buffer.from(await object.Body!.transformToByteArray())
+    },
+    async read(key) {
+      const object = await guard(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: key })))
+      return object.Body as Readable
+    },
+    async put(key, body, contentType) {
+      await guard(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' })))
+    },
+    async delete(key) {
+      await guard(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })))
+    },
+    publicUrl(key) {
+      return `${publicBase}/${key}`
+    },
+    async signedGetUrl(key, expiresIn) {
+      return guard(() => getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn }))
+    },
+    async ping() {
+      await guard(() => client.send(new HeadBucketCommand({ Bucket: bucket })))
+    },
+  }
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto'
+import type { MediaKind } from '../../shared/limits'
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
+  'image/heic': 'heic', 'image/heif': 'heif', 'image/avif': 'avif',
+  'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm',
+}
+const TYPES_BY_EXTENSION = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]))
+
+/**
+ * Keys are made here and nowhere else, never from a guest's file name. `orig/` holds photo
+ * originals, which may carry GPS EXIF and are only ever handed out as short-lived signed URLs;
+ * `media/` holds what the public may see (metadata-free derived images, posters, videos).
+ * 96 random bits make a key unguessable.
+ */
+const KEY_PATTERN = /^(orig|media)\/[\w-]{1,120}\.[a-z0-9]{2,5}$/
+
+function token(): string {
+  return randomBytes(12).toString('base64url')
+}
+
+export function newId(): string {
+  return randomBytes(15).toString('base64url')
+}
+
+export function newOriginalKey(id: string, kind: MediaKind, contentType: string): string {
+  const prefix = kind === 'video' ? 'media' : 'orig'
+  return `${prefix}/${id}-${token()}.${EXTENSIONS[contentType] ?? 'bin'}`
+}
+
+export function newDerivedKey(id: string, variant: 'thumb' | 'display' | 'poster', extension: 'webp' | 'jpg'): string {
+  return `media/${id}-${token()}-${variant}.${extension}`
+}
+
+export function isValidKey(key: string): boolean {
+  return KEY_PATTERN.test(key) && !key.includes('..')
+}
+
+export function isPrivateKey(key: string): boolean {
+  return key.startsWith('orig/')
+}
+
+export function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1)
+  return TYPES_BY_EXTENSION[extension] ?? 'application/octet-stream'
+}

@@ -1,0 +1,36 @@
+import { and, asc, isNotNull, isNull, lt } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
+import { revokedTokens, uploads } from '../../db/schema'
+
+export interface SweepReport {
+  staleRemoved: number
+  deletionsRetried: number
+  derived: number
+}
+
+/**
+ * Housekeeping that makes "nothing half-written" true over time: unconfirmed uploads older than
+ * the limit go with their bytes and open multipart uploads; failed deletions are retried; photos
+ * whose derivation a crash interrupted are derived; expired revocations are forgotten.
+ */
+export async function sweep(now = new Date()): Promise<SweepReport> {
+  const db = useDb()
+  const staleBefore = new Date(now.getTime() - useConfig().UPLOAD_STALE_AFTER_SECONDS * 1000)
+  const stale = await db.select().from(uploads)
+    .where(and(isNull(uploads.confirmedAt), lt(uploads.createdAt, staleBefore)))
+    .orderBy(asc(uploads.createdAt)).limit(500)
+  for (const row of stale) {
+    await deleteObjectOrRetryLater(row.storageKey, row.multipartUploadId)
+    await db.delete(uploads).where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
+  }
+
+  const deletionsRetried = await retryPendingDeletions()
+
+  const backlog = await db.select({ id: uploads.id }).from(uploads)
+    .where(and(isNotNull(uploads.confirmedAt), isNull(uploads.derivedAt), lt(uploads.confirmedAt, new Date(now.getTime() - 30_000))))
+    .limit(100)
+  for (const { id } of backlog) await scheduleDerivation(id)
+
+  await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now))
+  return { staleRemoved: stale.length, deletionsRetried, derived: backlog.length }
+}

@@ -1,0 +1,31 @@
+/** Files up to this size go in one PUT; above it, multipart (service-spec part 8: "50 MB" = 50 MiB). */
+export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
+/** Every part but the last is exactly this long. */
+export const PART_SIZE_BYTES = 10 * 1024 * 1024
+/** JSON request bodies above this are refused unread. */
+export const JSON_BODY_MAX_BYTES = 64 * 1024
+/** Upper bound of the event's own size limit. */
+export const MAX_FILE_SIZE_LIMIT = 10 * 1024 * 1024 * 1024
+
+export const ACCEPTED_IMAGE_TYPES = [
+  'image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/avif',
+] as const
+export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const
+export const ACCEPTED_TYPES: readonly string[] = [...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_VIDEO_TYPES]
+
+export type MediaKind = 'photo' | 'video'
+
+export function kindOfContentType(contentType: string): MediaKind {
+  return contentType.startsWith('video/') ? 'video' : 'photo'
+}
+
+/** How a file of `size` bytes is cut into parts: the last part holds the rest. */
+export function partLayout(size: number): { partCount: number, lastPartSize: number } {
+  const partCount = Math.ceil(size / PART_SIZE_BYTES)
+  return { partCount, lastPartSize: size - (partCount - 1) * PART_SIZE_BYTES }
+}
+
+export function partSize(size: number, partNumber: number): number {
+  const { partCount, lastPartSize } = partLayout(size)
+  return partNumber === partCount ? lastPartSize : PART_SIZE_BYTES
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { guestText, idSchema, singleQuery } from './common'
+import type { MediaKind } from '../limits'
+
+export const uploadStatusSchema = z.enum(['pending', 'approved', 'rejected'])
+export type UploadStatus = z.infer<typeof uploadStatusSchema>
+
+export const adminUploadsQuerySchema = z.strictObject({
+  status: singleQuery(z.enum(['all', 'pending', 'approved', 'rejected'])).default('all'),
+  kind: singleQuery(z.enum(['photo', 'video'])).optional(),
+  q: singleQuery(z.string().trim().max(200)).optional(),
+  cursor: singleQuery(z.string().min(1).max(200)).optional(),
+  limit: singleQuery(z.coerce.number().int().min(1).max(200)).default(50),
+})
+
+export const adminUploadPatchSchema = z.strictObject({
+  author: guestText(80),
+  message: guestText(1000),
+}).partial()
+
+export const bulkActionSchema = z.strictObject({
+  ids: z.array(idSchema).min(1).max(500),
+  action: z.enum(['approve', 'reject', 'delete']),
+})
+
+export type BulkAction = z.infer<typeof bulkActionSchema>
+
+export interface AdminUpload {
+  id: string
+  status: UploadStatus
+  kind: MediaKind
+  author: string
+  message: string
+  fileName: string
+  contentType: string
+  size: number
+  width: number | null
+  height: number | null
+  durationSec: number | null
+  url: string
+  thumbUrl: string | null
+  originalUrl: string
+  isCover: boolean
+  createdAt: string
+  confirmedAt: string | null
+  updatedAt: string
+}
+
+export interface AdminUploadPage {
+  items: AdminUpload[]
+  nextCursor: string | null
+  total: number
+}
+
+export interface BulkResult {
+  action: BulkAction['action']
+  processed: string[]
+  notFound: string[]
+}
+
+export interface AdminStats {
+  total: number
+  pending: number
+  approved: number
+  rejected: number
+  photos: number
+  videos: number
+  totalBytes: number
+  lastUploadAt: string | null
+  perHour: { hour: string, count: number }[]
+}

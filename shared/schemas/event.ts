@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { MAX_FILE_SIZE_LIMIT } from '../limits'
+
+function isRealDate(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
+}
+
+export const eventDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isRealDate, 'not a calendar date')
+
+export const moderationSchema = z.enum(['pre', 'post'])
+
+/** PATCH /api/admin/event: any subset of the editable fields, nothing else. */
+export const eventPatchSchema = z.strictObject({
+  coupleNames: z.string().trim().min(1).max(120),
+  eventDate: eventDateSchema.nullable(),
+  maxFileSizeBytes: z.number().int().min(1).max(MAX_FILE_SIZE_LIMIT),
+  allowVideos: z.boolean(),
+  maxVideoDurationSec: z.number().int().min(1).max(7200),
+  moderation: moderationSchema,
+}).partial()
+
+export type EventPatch = z.infer<typeof eventPatchSchema>
+
+export interface AdminEventConfig {
+  coupleNames: string
+  eventDate: string | null
+  maxFileSizeBytes: number
+  allowVideos: boolean
+  maxVideoDurationSec: number
+  moderation: 'pre' | 'post'
+  coverUploadId: string | null
+  updatedAt: string
+}
+
+export interface PublicEventInfo {
+  coupleNames: string
+  eventDate: string | null
+  maxFileSizeBytes: number
+  allowVideos: boolean
+  maxVideoDurationSec: number
+  moderation: 'pre' | 'post'
+  cover: { id: string, url: string, thumbUrl: string | null } | null
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { singleQuery } from './common'
+import type { MediaKind } from '../limits'
+
+export const galleryQuerySchema = z.strictObject({
+  cursor: singleQuery(z.string().min(1).max(200)).optional(),
+  limit: singleQuery(z.coerce.number().int().min(1).max(100)).default(24),
+})
+
+export interface GalleryItem {
+  id: string
+  kind: MediaKind
+  author: string
+  message: string
+  url: string
+  thumbUrl: string | null
+  width: number | null
+  height: number | null
+  durationSec: number | null
+  createdAt: string
+}
+
+export interface GalleryPage {
+  items: GalleryItem[]
+  nextCursor: string | null
+}
+
+export interface PublicStats {
+  approved: number
+  photos: number
+  videos: number
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { guestText } from './common'
+import type { MediaKind } from '../limits'
+
+export const initUploadSchema = z.strictObject({
+  fileName: z.string().min(1).max(255),
+  // The type itself is checked by the handler so that an unaccepted one gets 415, not 400.
+  contentType: z.string().min(1).max(255),
+  size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  durationSec: z.number().positive().max(1e7).nullish(),
+  author: guestText(80).default(''),
+  message: guestText(1000).default(''),
+  challengeToken: z.string().max(4096).optional(),
+})
+
+export type InitUploadBody = z.infer<typeof initUploadSchema>
+
+export const refreshUploadSchema = z.strictObject({
+  partNumbers: z.array(z.number().int().min(1).max(10000)).min(1).max(10000).optional(),
+})
+
+/** Confirm and abort take no fields: `{}` or nothing. */
+export const emptyBodySchema = z.strictObject({}).optional()
+
+export type UploadTarget =
+  | { type: 'single', method: 'PUT', url: string, headers: Record<string, string> }
+  | { type: 'multipart', partSize: number, parts: { partNumber: number, url: string }[], headers?: Record<string, string> }
+
+export interface InitUploadResponse {
+  id: string
+  status: 'pending'
+  kind: MediaKind
+  expiresAt: string
+  upload: UploadTarget
+}
+
+export interface ConfirmUploadResponse {
+  id: string
+  status: 'pending' | 'approved' | 'rejected'
+}
