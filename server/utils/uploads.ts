@@ -54,6 +54,7 @@ async function uploadTarget(row: UploadRow, partNumbers?: number[]): Promise<{ u
   }
   const parts = await Promise.all([...new Set(numbers)].sort((a, b) => a - b).map(async partNumber => ({
     partNumber,
+    size: partSize(row.size, partNumber),
     url: await store.presignPart(row.storageKey, row.multipartUploadId!, partNumber, partSize(row.size, partNumber), ttl),
   })))
   return { expiresAt, upload: { type: 'multipart', partSize: PART_SIZE_BYTES, parts } }

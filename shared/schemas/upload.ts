@@ -24,7 +24,7 @@ export const emptyBodySchema = z.strictObject({}).optional()
 
 export type UploadTarget =
   | { type: 'single', method: 'PUT', url: string, headers: Record<string, string> }
-  | { type: 'multipart', partSize: number, parts: { partNumber: number, url: string }[], headers?: Record<string, string> }
+  | { type: 'multipart', partSize: number, parts: { partNumber: number, size: number, url: string }[], headers?: Record<string, string> }
 
 export interface InitUploadResponse {
   id: string

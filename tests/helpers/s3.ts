@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 // s3rver is a real S3-compatible server (presigned PUT, multipart, HEAD, ranged GET); test-only.
@@ -27,15 +27,58 @@ export interface TestS3 {
   stop: () => Promise<void>
 }
 
+/**
+ * s3rver implements multipart create, upload part and complete, but not ListParts,
+ * AbortMultipartUpload or ListMultipartUploads, which real S3, R2 and MinIO all have and which the
+ * service relies on. This adds the three on top of s3rver's own part store (a folder per upload
+ * holding `<n>` and `<n>.md5`), answering in S3's XML, so the service's real S3 code runs unchanged.
+ */
+function multipartExtensions(root: string) {
+  const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`
+  const noSuchUpload = xml('<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>')
+  return async (ctx: any, next: () => Promise<void>) => {
+    const [, bucket, key] = /^\/([^/]+)\/?(.*)$/.exec(ctx.path) ?? []
+    if (!bucket) return next()
+    const uploadsDir = join(root, bucket, '._S3rver_uploads')
+    if (ctx.method === 'GET' && !key && 'uploads' in ctx.query) {
+      const ids = existsSync(uploadsDir) ? readdirSync(uploadsDir) : []
+      ctx.type = 'application/xml'
+      ctx.body = xml(`<ListMultipartUploadsResult><Bucket>${bucket}</Bucket>${ids.map(id => `<Upload><UploadId>${id}</UploadId><Key>${readFileSync(join(uploadsDir, id, 'key'), 'utf8')}</Key></Upload>`).join('')}<IsTruncated>false</IsTruncated></ListMultipartUploadsResult>`)
+      return
+    }
+    const uploadId = ctx.query.uploadId
+    if (!key || typeof uploadId !== 'string' || !/^[0-9a-f]+$/.test(uploadId) || !['GET', 'DELETE'].includes(ctx.method)) return next()
+    const dir = join(uploadsDir, uploadId)
+    if (!existsSync(dir)) {
+      ctx.status = 404
+      ctx.type = 'application/xml'
+      ctx.body = noSuchUpload
+      return
+    }
+    if (ctx.method === 'DELETE') {
+      rmSync(dir, { recursive: true, force: true })
+      ctx.status = 204
+      return
+    }
+    const parts = readdirSync(dir).filter(name => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b)
+    ctx.type = 'application/xml'
+    ctx.body = xml(`<ListPartsResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId>${parts.map(n =>
+      `<Part><PartNumber>${n}</PartNumber><ETag>"${readFileSync(join(dir, `${n}.md5`), 'utf8')}"</ETag><Size>${statSync(join(dir, String(n))).size}</Size></Part>`).join('')}<IsTruncated>false</IsTruncated></ListPartsResult>`)
+  }
+}
+
 export async function startS3(): Promise<TestS3> {
   const port = await freePort()
+  const directory = mkdtempSync(join(tmpdir(), 's3rver-'))
   const server = new S3rver({
     port,
     address: '127.0.0.1',
     silent: true,
-    directory: mkdtempSync(join(tmpdir(), 's3rver-')),
+    directory,
     configureBuckets: [{ name: S3_BUCKET, configs: [CORS] }],
   })
+  // Koa composes its middleware when it starts listening: this runs before s3rver's router.
+  ;(server as unknown as { middleware: unknown[] }).middleware.unshift(multipartExtensions(directory))
   await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   return {

@@ -57,5 +57,7 @@ export default defineEventHandler(async (event) => {
     throw error
   }
   setResponseHeader(event, 'etag', `"${length}-${partNumber ?? 1}"`)
-  return null
+  // 200 with an empty body, as S3 answers a PUT.
+  setResponseStatus(event, 200)
+  return ''
 })

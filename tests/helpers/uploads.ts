@@ -1,0 +1,49 @@
+import { expect } from 'vitest'
+import { api } from './http'
+
+export interface InitBody {
+  fileName?: string
+  contentType: string
+  size: number
+  durationSec?: number
+  author?: string
+  message?: string
+}
+
+/** The storage key inside a presigned URL (local: /media/<key>; S3 path style: /<bucket>/<key>). */
+export function keyOfUrl(url: string): string {
+  const path = decodeURIComponent(new URL(url).pathname)
+  return path.replace(/^\/media\//, '').replace(/^\/[^/]+\//, '')
+}
+
+export async function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}) {
+  return fetch(url, { method: 'PUT', body: bytes, headers })
+}
+
+/** Sends every part (or only `only`) of a multipart upload exactly as a browser would. */
+export async function sendParts(init: any, bytes: Buffer, only?: number[]) {
+  for (const part of init.upload.parts) {
+    if (only && !only.includes(part.partNumber)) continue
+    const start = (part.partNumber - 1) * init.upload.partSize
+    const response = await putBytes(part.url, bytes.subarray(start, start + part.size))
+    expect(response.status, `part ${part.partNumber}`).toBe(200)
+  }
+}
+
+/** init → PUT (single or parts) → confirm; returns the confirm answer and the init answer. */
+export async function uploadFile(base: string, bytes: Buffer, body: InitBody) {
+  const init = await api(base, '/api/uploads/init', {
+    method: 'POST',
+    json: { fileName: 'file.bin', author: 'Maria', message: 'Parabéns!', ...body, size: body.size ?? bytes.length },
+  })
+  expect(init.status, JSON.stringify(init.body)).toBe(201)
+  if (init.body.upload.type === 'single') {
+    const response = await putBytes(init.body.upload.url, bytes, init.body.upload.headers)
+    expect(response.status).toBe(200)
+  }
+  else {
+    await sendParts(init.body, bytes)
+  }
+  const confirm = await api(base, `/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
+  return { init: init.body, confirm }
+}
