@@ -2,13 +2,8 @@ import { fileURLToPath } from 'node:url'
 
 export default defineNuxtConfig({
   // Top-level pages/components/composables (no app/ folder), as the project layout says.
-  srcDir: '.',
-  serverDir: 'server',
-  compatibilityDate: '2026-11-01',
-  devtools: { enabled: false },
-  telemetry: false,
   modules: ['@nuxt/eslint'],
-  typescript: { strict: true, typeCheck: false },
+  devtools: { enabled: false },
   app: {
     head: {
       htmlAttrs: { lang: 'pt-BR' },
@@ -18,6 +13,9 @@ export default defineNuxtConfig({
       ],
     },
   },
+  srcDir: '.',
+  serverDir: 'server',
+  compatibilityDate: '2026-11-01',
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
     // apply them at start without a file system next to the code.
@@ -25,7 +23,8 @@ export default defineNuxtConfig({
     experimental: { tasks: true, asyncContext: true },
     scheduledTasks: { '*/15 * * * *': ['uploads:sweep'] },
   },
-  eslint: { config: { stylistic: true } },
+  typescript: { strict: true, typeCheck: false },
+  telemetry: false,
   hooks: {
     // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
     'nitro:config'(config) {
@@ -33,4 +32,5 @@ export default defineNuxtConfig({
       config.errorHandler = [fileURLToPath(new URL('./server/error-handler.ts', import.meta.url)), ...existing]
     },
   },
+  eslint: { config: { stylistic: true } },
 })

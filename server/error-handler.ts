@@ -27,7 +27,7 @@ const errorHandler: NitroErrorHandler = (error, event, { defaultHandler }) => {
     { silent: true },
   ) as { status: number, statusText?: string, headers: Record<string, string>, body: unknown }
   setResponseHeaders(event, response.headers)
-  setResponseHeader(event, 'retry-after', '2')
+  setResponseHeader(event, 'retry-after', 2)
   setResponseStatus(event, response.status, response.statusText)
   return send(event, JSON.stringify(response.body))
 }

@@ -19,7 +19,7 @@ type SafeParse<T extends z.ZodType> = ReturnType<T['safeParse']>
 
 function unwrap<T extends z.ZodType>(result: SafeParse<T>): z.output<T> {
   if (!result.success) throw invalid(result.error as z.ZodError)
-  return result.data
+  return result.data as z.output<T>
 }
 
 /** The JSON body, validated; any mismatch is 400 INVALID_REQUEST with the validator's issues. */
@@ -35,5 +35,5 @@ export async function readQueryAs<T extends z.ZodType>(event: H3Event, schema: T
 export async function readParamsAs<T extends z.ZodType>(event: H3Event, schema: T): Promise<z.output<T>> {
   const result = await getValidatedRouterParams(event, params => schema.safeParse(params) as SafeParse<T>, { decode: true })
   if (!result.success) throw notFound()
-  return result.data
+  return result.data as z.output<T>
 }

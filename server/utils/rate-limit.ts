@@ -34,7 +34,7 @@ export async function assertNotLimited(event: H3Event, name: string, key: string
   const bucket = await readBucket(name, key, rule, Date.now())
   if (bucket.tokens >= 1) return
   const wait = secondsUntilToken(bucket, rule)
-  setResponseHeader(event, 'retry-after', String(wait))
+  setResponseHeader(event, 'retry-after', wait)
   throw rateLimited(wait)
 }
 

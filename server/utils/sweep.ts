@@ -1,5 +1,4 @@
-import { and, asc, isNotNull, isNull, lt } from 'drizzle-orm'
-import { eq } from 'drizzle-orm'
+import { and, asc, isNotNull, isNull, lt, eq } from 'drizzle-orm'
 import { revokedTokens, uploads } from '../../db/schema'
 
 export interface SweepReport {

@@ -7,6 +7,7 @@ export const idParamsSchema = z.object({ id: idSchema })
 
 /** Text typed by a guest: trimmed, control characters other than newlines refused. */
 export function guestText(max: number) {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   return z.string().trim().max(max).refine(s => !/[\u0000-\u0009\u000B-\u001F\u007F]/.test(s), 'control characters are not allowed')
 }
 

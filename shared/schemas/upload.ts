@@ -22,9 +22,9 @@ export const refreshUploadSchema = z.strictObject({
 /** Confirm and abort take no fields: `{}` or nothing. */
 export const emptyBodySchema = z.strictObject({}).optional()
 
-export type UploadTarget =
-  | { type: 'single', method: 'PUT', url: string, headers: Record<string, string> }
-  | { type: 'multipart', partSize: number, parts: { partNumber: number, size: number, url: string }[], headers?: Record<string, string> }
+export type UploadTarget
+  = | { type: 'single', method: 'PUT', url: string, headers: Record<string, string> }
+    | { type: 'multipart', partSize: number, parts: { partNumber: number, size: number, url: string }[], headers?: Record<string, string> }
 
 export interface InitUploadResponse {
   id: string

@@ -20,12 +20,12 @@ describe('start-up configuration', () => {
   }
 
   it('refuses a short SESSION_SECRET and a non-http PUBLIC_BASE_URL, printing names but never values', async () => {
-    const env = { ...baseEnv(mkdtempSync(join(tmpdir(), 'cfg-')), await freePort()), SESSION_SECRET: 'short-secret-value', PUBLIC_BASE_URL: 'ftp://x' }
+    const env: Record<string, string> = { ...baseEnv(mkdtempSync(join(tmpdir(), 'cfg-')), await freePort()), SESSION_SECRET: 'short-secret-value', PUBLIC_BASE_URL: 'ftp://x' }
     const { code, output } = await runServerUntilExit(env)
     expect(code).toBe(1)
     expect(output).toContain('SESSION_SECRET is invalid')
     expect(output).toContain('PUBLIC_BASE_URL is invalid')
     expect(output).not.toContain('short-secret-value')
-    expect(output).not.toContain(env.ADMIN_PASSWORD)
+    expect(output).not.toContain(env.ADMIN_PASSWORD!)
   })
 })

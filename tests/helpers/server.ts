@@ -49,8 +49,11 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''
-  proc.stdout!.on('data', (chunk) => { log += chunk })
-  proc.stderr!.on('data', (chunk) => { log += chunk })
+  const append = (chunk: Buffer) => {
+    log += chunk
+  }
+  proc.stdout!.on('data', append)
+  proc.stderr!.on('data', append)
   const url = `http://127.0.0.1:${port}`
   const exited = new Promise<number | null>(resolve => proc.once('exit', code => resolve(code)))
   const deadline = Date.now() + 30_000
@@ -81,8 +84,11 @@ export function runServerUntilExit(env: Record<string, string>, timeoutMs = 15_0
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [SERVER_ENTRY], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    proc.stdout.on('data', (chunk) => { output += chunk })
-    proc.stderr.on('data', (chunk) => { output += chunk })
+    const append = (chunk: Buffer) => {
+      output += chunk
+    }
+    proc.stdout.on('data', append)
+    proc.stderr.on('data', append)
     const timer = setTimeout(() => {
       proc.kill('SIGKILL')
       reject(new Error(`server kept running:\n${output}`))

@@ -17,7 +17,7 @@ export function keyOfUrl(url: string): string {
 }
 
 export async function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'PUT', body: bytes, headers })
+  return fetch(url, { method: 'PUT', body: bytes as unknown as BodyInit, headers })
 }
 
 /** Sends every part (or only `only`) of a multipart upload exactly as a browser would. */
