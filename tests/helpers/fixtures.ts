@@ -4,8 +4,9 @@ import sharp from 'sharp'
 export async function jpegWithGps(width = 64, height = 32): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } })
     .jpeg()
-    .withExif({
-      IFD0: { Make: 'TestPhone', Orientation: '6' },
+    .withMetadata({ orientation: 6 })
+    .withExifMerge({
+      IFD0: { Make: 'TestPhone' },
       IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '23/1 33/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '46/1 38/1 0/1' },
     })
     .toBuffer()

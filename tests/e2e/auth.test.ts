@@ -1,0 +1,152 @@
+import { SignJWT } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, login } from '../helpers/http'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer, type TestServer } from '../helpers/server'
+
+const key = new TextEncoder().encode(SESSION_SECRET)
+
+function token(claims: Record<string, unknown>, opts: { secret?: Uint8Array, exp?: number | string, iss?: string, aud?: string } = {}) {
+  return new SignJWT({ email: claims.sub, ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(opts.iss ?? 'event-media')
+    .setAudience(opts.aud ?? 'event-media-admin')
+    .setJti(crypto.randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(opts.exp ?? '1h')
+    .sign(opts.secret ?? key)
+}
+
+function b64(value: object) {
+  return Buffer.from(JSON.stringify(value)).toString('base64url')
+}
+
+describe('admin sessions', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const me = (cookie?: string) => api(server.url, '/api/admin/me', { cookie })
+
+  it('login with the right password sets a 7-day HttpOnly Lax cookie and answers the email', async () => {
+    const response = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ email: ADMIN_EMAIL })
+    const cookie = response.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^em_admin=[\w-]+\.[\w-]+\.[\w-]+;/)
+    expect(cookie).toContain('Max-Age=604800')
+    expect(cookie).toContain('Path=/')
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Lax')
+    expect(cookie).not.toContain('Secure')
+    const session = await me(cookie.split(';')[0])
+    expect(session.status).toBe(200)
+    expect(session.body).toEqual({ email: ADMIN_EMAIL })
+  })
+
+  it('email matching ignores case and surrounding spaces in the allowed list', async () => {
+    const response = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: 'SECOND@Example.com', password: ADMIN_PASSWORD } })
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ email: 'second@example.com' })
+  })
+
+  it('a wrong password and an unknown email get the same vague 401', async () => {
+    const wrongPassword = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: 'nope' } })
+    const unknownEmail = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: 'intruder@example.com', password: ADMIN_PASSWORD } })
+    for (const response of [wrongPassword, unknownEmail]) {
+      expect(response.status).toBe(401)
+      expect(response.body.data).toEqual({ code: 'INVALID_CREDENTIALS' })
+      expect(response.headers.get('set-cookie')).toBeNull()
+    }
+    expect(wrongPassword.body.statusMessage).toBe(unknownEmail.body.statusMessage)
+    expect(wrongPassword.body.message).toBe(unknownEmail.body.message)
+  })
+
+  it('login bodies are validated', async () => {
+    expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL } })).body.data.code).toBe('INVALID_REQUEST')
+    expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: 1 } })).status).toBe(400)
+    expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: 'x', admin: true } })).status).toBe(400)
+  })
+
+  it('401 UNAUTHENTICATED without a cookie, with a tampered one, alg none, another key, expired, wrong audience, or a removed email', async () => {
+    const good = await token({ sub: ADMIN_EMAIL })
+    const [header, payload, signature] = good.split('.')
+    const tampered = `${header}.${b64({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'second@example.com' })}.${signature}`
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`
+    const otherKey = await token({ sub: ADMIN_EMAIL }, { secret: new TextEncoder().encode('another-secret-that-is-long-enough-000000') })
+    const expired = await token({ sub: ADMIN_EMAIL }, { exp: Math.floor(Date.now() / 1000) - 60 })
+    const wrongAudience = await token({ sub: ADMIN_EMAIL }, { aud: 'somebody-else' })
+    const removedEmail = await token({ sub: 'former@example.com' })
+
+    expect((await me(`em_admin=${good}`)).status).toBe(200)
+    for (const cookie of [undefined, 'em_admin=', `em_admin=${tampered}`, `em_admin=${none}`, `em_admin=${otherKey}`, `em_admin=${expired}`, `em_admin=${wrongAudience}`, `em_admin=${removedEmail}`, 'em_admin=garbage']) {
+      const response = await me(cookie)
+      expect(response.status, cookie).toBe(401)
+      expect(response.body.data).toEqual({ code: 'UNAUTHENTICATED' })
+    }
+  })
+
+  it('logout clears the cookie and revokes the token: a copy of the old cookie answers 401', async () => {
+    const cookie = await login(server.url)
+    expect((await me(cookie)).status).toBe(200)
+    const out = await api(server.url, '/api/admin/logout', { method: 'POST', cookie })
+    expect(out.status).toBe(200)
+    expect(out.body).toEqual({ ok: true })
+    expect(out.headers.get('set-cookie')).toMatch(/^em_admin=;.*Max-Age=0/)
+    expect((await me(cookie)).status).toBe(401)
+    expect((await api(server.url, '/api/admin/event', { cookie })).status).toBe(401)
+  })
+
+  it('a state-changing admin call from another site is 403 FORBIDDEN_ORIGIN, same origin passes', async () => {
+    const cookie = await login(server.url)
+    const patch = (headers: Record<string, string>) => api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno' }, cookie, headers })
+    const foreign = await patch({ origin: 'https://evil.example' })
+    expect(foreign.status).toBe(403)
+    expect(foreign.body.data).toEqual({ code: 'FORBIDDEN_ORIGIN' })
+    expect((await patch({ 'sec-fetch-site': 'cross-site' })).body.data.code).toBe('FORBIDDEN_ORIGIN')
+    expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, headers: { origin: 'https://evil.example' } })).status).toBe(403)
+    expect((await patch({ origin: server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    // Reads are not state-changing.
+    expect((await api(server.url, '/api/admin/event', { cookie, headers: { origin: 'https://evil.example' } })).status).toBe(200)
+  })
+
+  it('throttles failed logins per email with 429 RATE_LIMITED and retry-after', async () => {
+    const target = 'second@example.com'
+    const statuses: number[] = []
+    let last
+    for (let i = 0; i < 7; i++) {
+      last = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: target, password: `wrong-${i}` } })
+      statuses.push(last.status)
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+    expect(statuses.slice(5)).toEqual([429, 429])
+    expect(last!.body.data.code).toBe('RATE_LIMITED')
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Even the right password waits: the guesser cannot tell.
+    expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: target, password: ADMIN_PASSWORD } })).status).toBe(429)
+  })
+})
+
+describe('admin sessions behind a trusted proxy', () => {
+  it('marks the cookie Secure when the proxy says the request came over https, and throttles per client', async () => {
+    const server = await startServer({ TRUST_PROXY: 'x-forwarded-for' })
+    try {
+      const response = await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' } })
+      expect(response.headers.get('set-cookie')).toContain('Secure')
+
+      const attempt = (ip: string, i: number) => api(server.url, '/api/admin/login', { method: 'POST', json: { email: `guess${i}@example.com`, password: 'x' }, headers: { 'x-forwarded-for': ip } })
+      const statuses = []
+      for (let i = 0; i < 11; i++) statuses.push((await attempt('198.51.100.7', i)).status)
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
+      expect(statuses[10]).toBe(429)
+      // Another client behind the same proxy is not affected.
+      expect((await attempt('198.51.100.8', 99)).status).toBe(401)
+    }
+    finally {
+      await server.stop()
+    }
+  })
+})

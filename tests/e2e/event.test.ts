@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, login } from '../helpers/http'
+import { startServer, type TestServer } from '../helpers/server'
+
+describe('event configuration', () => {
+  let server: TestServer
+  let cookie: string
+  beforeAll(async () => {
+    server = await startServer()
+    cookie = await login(server.url)
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const patch = (json: unknown) => api(server.url, '/api/admin/event', { method: 'PATCH', json, cookie })
+
+  it('starts with the contract defaults, public and admin views', async () => {
+    const admin = await api(server.url, '/api/admin/event', { cookie })
+    expect(admin.status).toBe(200)
+    expect(admin.body).toEqual({
+      coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
+      maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: expect.any(String),
+    })
+    expect(new Date(admin.body.updatedAt).toISOString()).toBe(admin.body.updatedAt)
+    const pub = await api(server.url, '/api/event')
+    expect(pub.body).toEqual({
+      coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
+      maxVideoDurationSec: 300, moderation: 'post', cover: null,
+    })
+  })
+
+  it('PATCH changes any subset, answers the whole configuration, and GET /api/event sees it at once', async () => {
+    const response = await patch({ coupleNames: '  Ana & João  ', eventDate: '2026-12-12', moderation: 'pre' })
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({ coupleNames: 'Ana & João', eventDate: '2026-12-12', moderation: 'pre', allowVideos: true, maxFileSizeBytes: 524288000 })
+    expect((await api(server.url, '/api/event')).body).toMatchObject({ coupleNames: 'Ana & João', eventDate: '2026-12-12', moderation: 'pre' })
+
+    const more = await patch({ maxFileSizeBytes: 1, allowVideos: false, maxVideoDurationSec: 7200, eventDate: null })
+    expect(more.body).toMatchObject({ maxFileSizeBytes: 1, allowVideos: false, maxVideoDurationSec: 7200, eventDate: null, coupleNames: 'Ana & João' })
+    expect((await patch({ maxFileSizeBytes: 10 * 1024 ** 3 })).status).toBe(200)
+    expect((await patch({})).status).toBe(200)
+  })
+
+  it.each([
+    [{ coupleNames: '' }],
+    [{ coupleNames: '   ' }],
+    [{ coupleNames: 'x'.repeat(121) }],
+    [{ coupleNames: 42 }],
+    [{ eventDate: '2026-02-30' }],
+    [{ eventDate: '12/12/2026' }],
+    [{ eventDate: 20261212 }],
+    [{ maxFileSizeBytes: 0 }],
+    [{ maxFileSizeBytes: 10 * 1024 ** 3 + 1 }],
+    [{ maxFileSizeBytes: 1.5 }],
+    [{ maxFileSizeBytes: '100' }],
+    [{ allowVideos: 'yes' }],
+    [{ maxVideoDurationSec: 0 }],
+    [{ maxVideoDurationSec: 7201 }],
+    [{ moderation: 'none' }],
+    [{ coverUploadId: 'abc' }],
+    [{ updatedAt: '2026-01-01T00:00:00.000Z' }],
+    [{ unknown: true }],
+    [[]],
+    ['text'],
+    [null],
+  ])('PATCH %j is 400 INVALID_REQUEST with the validator issues and changes nothing', async (body) => {
+    const before = (await api(server.url, '/api/admin/event', { cookie })).body
+    const response = await patch(body)
+    expect(response.status).toBe(400)
+    expect(response.body.data.code).toBe('INVALID_REQUEST')
+    expect(Array.isArray(response.body.data.issues)).toBe(true)
+    expect((await api(server.url, '/api/admin/event', { cookie })).body).toEqual(before)
+  })
+
+  it('DELETE /api/admin/event/cover answers the whole configuration with no cover', async () => {
+    const response = await api(server.url, '/api/admin/event/cover', { method: 'DELETE', cookie })
+    expect(response.status).toBe(200)
+    expect(response.body.coverUploadId).toBeNull()
+    expect(response.body).toHaveProperty('moderation')
+  })
+
+  it('admin event routes answer 401 without a session', async () => {
+    expect((await api(server.url, '/api/admin/event')).status).toBe(401)
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'pre' } })).body.data.code).toBe('UNAUTHENTICATED')
+    expect((await api(server.url, '/api/admin/event/cover', { method: 'DELETE' })).status).toBe(401)
+  })
+})
