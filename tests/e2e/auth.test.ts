@@ -108,7 +108,7 @@ describe('admin sessions', () => {
     expect(foreign.body.data).toEqual({ code: 'FORBIDDEN_ORIGIN' })
     expect((await patch({ 'sec-fetch-site': 'cross-site' })).body.data.code).toBe('FORBIDDEN_ORIGIN')
     expect((await api(server.url, '/api/admin/login', { method: 'POST', json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, headers: { origin: 'https://evil.example' } })).status).toBe(403)
-    expect((await patch({ origin: server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+    expect((await patch({ 'origin': server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200)
     // Reads are not state-changing.
     expect((await api(server.url, '/api/admin/event', { cookie, headers: { origin: 'https://evil.example' } })).status).toBe(200)
   })
