@@ -16,6 +16,10 @@ export default defineNuxtConfig({
   srcDir: '.',
   serverDir: 'server',
   compatibilityDate: '2026-11-01',
+  runtimeConfig: {
+    // Public, build-time: the version /api/health reports. Secrets are never put here.
+    public: { version: process.env.npm_package_version ?? '0.0.0' },
+  },
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
     // apply them at start without a file system next to the code.

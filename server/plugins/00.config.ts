@@ -6,7 +6,7 @@ import { parseConfig } from '../utils/config'
  * names and reasons are printed, never their values.
  */
 export default defineNitroPlugin(() => {
-  const result = parseConfig(process.env)
+  const result = parseConfig(process.env, String(import.meta.preset ?? 'node-server'))
   if (result.ok) return
   console.error(`[config] The service cannot start:\n${result.problems.map(p => `  - ${p}`).join('\n')}\nSee README.md, "Configuration".`)
   process.exit(1)

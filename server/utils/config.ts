@@ -32,6 +32,10 @@ const configSchema = z.object({
   UPLOAD_STALE_AFTER_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
   /** How often the Node server runs the sweeper (0: never; serverless presets use the cron task). */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10 * 60),
+  /** Upload inits (and, separately, confirms) one client may make per minute, in a burst or spread. */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Redis for rate-limit counters shared by several instances (memory otherwise). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//).optional(),
   /** How long a SQLite writer waits for a lock before the request answers 503. */
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 })
@@ -40,13 +44,27 @@ export type AppConfig = z.infer<typeof configSchema>
 
 let cached: AppConfig | undefined
 
-/** Names of the variables that are missing or invalid, with the reason, or the parsed config. */
-export function parseConfig(env: Record<string, string | undefined>):
+/** Presets that run as one long-lived process with a disk that outlives a request. */
+const LONG_RUNNING_PRESETS = new Set(['node-server', 'node-cluster', 'node', 'nitro-dev', 'nitro-prerender'])
+
+/**
+ * Names of the variables that are missing or invalid, with the reason, or the parsed config.
+ * On a serverless preset the local disk and a database file vanish between invocations, so
+ * S3-compatible storage and a remote database become mandatory there.
+ */
+export function parseConfig(env: Record<string, string | undefined>, preset = 'node-server'):
   { ok: true, config: AppConfig } | { ok: false, problems: string[] } {
   // An empty variable is the same as a missing one (a `.env` line like `S3_BUCKET=`).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
   const result = configSchema.safeParse(cleaned)
-  if (result.success) return { ok: true, config: result.data }
+  if (result.success) {
+    const problems: string[] = []
+    if (!LONG_RUNNING_PRESETS.has(preset)) {
+      if (!result.data.S3_BUCKET) problems.push(`S3_BUCKET is missing: the ${preset} preset has no lasting disk for local storage; configure S3-compatible storage (S3_*)`)
+      if (result.data.DATABASE_URL.startsWith('file:')) problems.push(`DATABASE_URL is invalid: the ${preset} preset cannot keep a database file; use a libsql:// or https:// database`)
+    }
+    return problems.length ? { ok: false, problems } : { ok: true, config: result.data }
+  }
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'config')
     return cleaned[name] === undefined ? `${name} is missing` : `${name} is invalid: ${issue.message}`

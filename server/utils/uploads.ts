@@ -67,6 +67,7 @@ async function uploadTarget(row: UploadRow, partNumbers?: number[]): Promise<{ u
  */
 export async function initUpload(body: InitUploadBody): Promise<InitUploadResponse> {
   const kind = await assertAcceptable(body)
+  await assertStorageReachable()
   const id = newId()
   const now = new Date()
   const multipart = body.size > SINGLE_PUT_MAX_BYTES

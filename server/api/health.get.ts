@@ -1,0 +1,22 @@
+import { sql } from 'drizzle-orm'
+
+/**
+ * For load balancers and the kiosk laptop: 200 when the database and the storage answer, else 503
+ * with which one did not. Never cached.
+ */
+export default defineEventHandler(async (event) => {
+  const [database, storage] = await Promise.all([
+    useDb().run(sql`SELECT 1`).then(() => 'ok' as const, () => 'unavailable' as const),
+    useMediaStore().ping().then(() => 'ok' as const, () => 'unavailable' as const),
+  ])
+  const ok = database === 'ok' && storage === 'ok'
+  setResponseStatus(event, ok ? 200 : 503)
+  return {
+    status: ok ? 'ok' : 'degraded',
+    database,
+    storage,
+    storageDriver: useMediaStore().driver,
+    version: useRuntimeConfig().public.version,
+    uptimeSec: Math.round(process.uptime()),
+  }
+})

@@ -1,0 +1,23 @@
+import { StorageUnavailableError } from './media-store'
+
+// A presigned PUT is computed locally, so init would happily hand out URLs to a storage that is
+// down. One cheap round trip, remembered briefly, turns that into an honest 503 with no record.
+const HEALTHY_FOR_MS = 5000
+let healthyUntil = 0
+
+export async function assertStorageReachable(): Promise<void> {
+  if (Date.now() < healthyUntil) return
+  try {
+    await useMediaStore().ping()
+    healthyUntil = Date.now() + HEALTHY_FOR_MS
+  }
+  catch (error) {
+    healthyUntil = 0
+    throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error)
+  }
+}
+
+/** Forget the last good ping (after a storage error seen elsewhere). */
+export function storageFailed(): void {
+  healthyUntil = 0
+}
