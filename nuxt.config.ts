@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+
+// The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
+const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
   // Top-level pages/components/composables (no app/ folder), as the project layout says.
@@ -23,7 +28,11 @@ export default defineNuxtConfig({
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
     // apply them at start without a file system next to the code.
-    serverAssets: [{ baseName: 'migrations', dir: fileURLToPath(new URL('./db/migrations', import.meta.url)) }],
+    // The QR card's font goes the same way (server/utils/qr-card.ts): only the two faces it uses.
+    serverAssets: [
+      { baseName: 'migrations', dir: fileURLToPath(new URL('./db/migrations', import.meta.url)) },
+      { baseName: 'fonts', dir: loraFiles, pattern: 'lora-latin-{400,700}-normal.woff' },
+    ],
     experimental: { tasks: true, asyncContext: true },
     scheduledTasks: { '*/15 * * * *': ['uploads:sweep'] },
   },

@@ -1,0 +1,15 @@
+import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
+
+export default defineEventHandler(async (event) => {
+  const { format, url } = await readQueryAs(event, qrcodeQuerySchema)
+  const target = await resolveQrTarget(event, url)
+  const request = await describeQrCode(format, target)
+
+  const etag = qrEtag(request)
+  setResponseHeaders(event, { 'etag': etag, 'cache-control': qrCacheControl(format) })
+  if (ifNoneMatchHits(getRequestHeader(event, 'if-none-match'), etag)) return sendNoContent(event, 304)
+
+  const { headers, body } = await renderQrCode(request)
+  setResponseHeaders(event, headers)
+  return body
+})

@@ -1,0 +1,137 @@
+import PDFDocument from 'pdfkit'
+import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './qr-render'
+
+/** What the printed card says besides the code itself. */
+export interface QrCardText {
+  /** The couple's names as configured; may be empty. */
+  coupleNames: string
+  /** `YYYY-MM-DD` or null. */
+  eventDate: string | null
+  /** When the event settings were last changed: the PDF's creation date, so equal inputs give equal bytes. */
+  issuedAt: Date
+}
+
+/** The embedded typeface (Lora, from @fontsource/lora). Its "latin" subset covers Portuguese. */
+export interface CardFonts {
+  regular: Uint8Array
+  bold: Uint8Array
+}
+
+export const CARD_INSTRUCTION = 'Aponte a câmera'
+
+/** A6 portrait, in points (api-contract.md: 297.64 × 419.53 pt). */
+const PAGE = { width: 297.64, height: 419.53 }
+const MARGIN = 22
+const CONTENT_WIDTH = PAGE.width - 2 * MARGIN
+/**
+ * Side of the code including its quiet zone: about 8.5 cm, so a phone finds it from arm's length
+ * (a code reads from roughly ten times its width).
+ */
+const QR_MAX_SIDE = 240
+const INK = '#222222'
+const ACCENT = '#7a3e48'
+
+/** `2026-12-12` → `12/12/2026` (Brazilian dd/mm/aaaa), by the digits: no time zone can shift the day. */
+export function formatBrazilianDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-')
+  return `${day}/${month}/${year}`
+}
+
+/** The address as a person would type it: no scheme, no lone trailing slash. */
+export function shortAddress(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/^([^/?#]*)\/$/, '$1')
+}
+
+const FONT_FILES = { regular: 'lora-latin-400-normal.woff', bold: 'lora-latin-700-normal.woff' }
+let fonts: Promise<CardFonts> | undefined
+
+/**
+ * The font files travel inside the server bundle as Nitro server assets (nuxt.config.ts), so the
+ * card renders the same on every preset, serverless ones included, without a file system.
+ */
+export function loadCardFonts(): Promise<CardFonts> {
+  fonts ??= (async () => {
+    const assets = useStorage('assets:fonts')
+    const [regular, bold] = await Promise.all([assets.getItemRaw(FONT_FILES.regular), assets.getItemRaw(FONT_FILES.bold)])
+    if (!regular || !bold) throw new Error('the card fonts are missing from the server bundle')
+    return { regular: new Uint8Array(regular), bold: new Uint8Array(bold) }
+  })()
+  fonts.catch(() => (fonts = undefined))
+  return fonts
+}
+
+/** The largest size, from `max` down to `min`, at which `text` fits in `lines` lines. */
+function fittingSize(doc: PDFKit.PDFDocument, text: string, max: number, min: number, lines: number): number {
+  for (let size = max; size > min; size -= 1) {
+    doc.fontSize(size)
+    if (doc.heightOfString(text, { width: CONTENT_WIDTH, align: 'center' }) <= doc.currentLineHeight(true) * lines + 0.5) return size
+  }
+  return min
+}
+
+/**
+ * One A6 page: the couple's names, the date when set, the code, the instruction and the address in
+ * words for anyone whose camera will not read it.
+ */
+export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText, cardFonts: CardFonts): Promise<Buffer> {
+  const options = {
+    size: [PAGE.width, PAGE.height],
+    margin: 0,
+    // Null keeps PDFKit from loading its built-in Helvetica from its own package files (which a
+    // bundled server may not ship); all text uses the embedded font. @types/pdfkit only admits strings.
+    font: null,
+    info: { Title: [card.coupleNames, CARD_INSTRUCTION].filter(Boolean).join(' — '), CreationDate: card.issuedAt },
+  }
+  const doc = new PDFDocument(options as unknown as PDFKit.PDFDocumentOptions)
+  const chunks: Buffer[] = []
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+  })
+  doc.registerFont('regular', Buffer.from(cardFonts.regular))
+  doc.registerFont('bold', Buffer.from(cardFonts.bold))
+
+  let y = MARGIN + 6
+  if (card.coupleNames) {
+    doc.font('bold').fillColor(ACCENT)
+    doc.fontSize(fittingSize(doc, card.coupleNames, 24, 12, 2))
+    doc.text(card.coupleNames, MARGIN, y, { width: CONTENT_WIDTH, align: 'center', height: doc.currentLineHeight(true) * 2, ellipsis: true })
+    y = doc.y + 2
+  }
+  if (card.eventDate) {
+    doc.font('regular').fontSize(13).fillColor(INK)
+    doc.text(formatBrazilianDate(card.eventDate), MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
+    y = doc.y
+  }
+
+  const address = shortAddress(url)
+  const instructionSize = 16
+  const addressSize = 9.5
+  const bottomBlock = instructionSize * 1.3 + addressSize * 1.3 + 4
+  const available = PAGE.height - MARGIN - bottomBlock - y
+  const side = Math.min(QR_MAX_SIDE, CONTENT_WIDTH, available)
+  const qrTop = y + (available - side) / 2
+  const qrLeft = (PAGE.width - side) / 2
+  const modules = matrix.size + 2 * QR_QUIET_ZONE_MODULES
+  const unit = side / modules
+  doc.rect(qrLeft, qrTop, side, side).fill('#ffffff')
+  for (const run of darkRuns(matrix)) {
+    doc.rect(
+      qrLeft + (run.col + QR_QUIET_ZONE_MODULES) * unit,
+      qrTop + (run.row + QR_QUIET_ZONE_MODULES) * unit,
+      run.length * unit,
+      unit,
+    )
+  }
+  doc.fill('#000000')
+
+  y = qrTop + side
+  doc.font('bold').fontSize(instructionSize).fillColor(INK)
+  doc.text(CARD_INSTRUCTION, MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
+  doc.font('regular').fontSize(addressSize).fillColor(INK)
+  // An admin's override may be long: one line, cut with an ellipsis, so the page never overflows.
+  doc.text(address, MARGIN, doc.y + 2, { width: CONTENT_WIDTH, align: 'center', height: doc.currentLineHeight(true), ellipsis: true, lineBreak: false })
+  doc.end()
+  return done
+}

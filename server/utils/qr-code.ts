@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto'
+import type { QrFormat } from '../../shared/schemas/qrcode'
+import { loadCardFonts, renderQrCardPdf, type QrCardText } from './qr-card'
+import { qrMatrix, renderQrPng, renderQrSvg } from './qr-render'
+
+/** Everything a QR answer is made from: equal requests give equal bytes. */
+export type QrRequest
+  = | { format: 'png' | 'svg', url: string }
+    | { format: 'pdf', url: string, card: QrCardText }
+
+/**
+ * Bump when the drawing changes (layout, font, level choice), so that caches holding the old
+ * rendering see a new ETag.
+ */
+const RENDERING_VERSION = 1
+
+const CONTENT_TYPES: Record<QrFormat, string> = {
+  png: 'image/png',
+  svg: 'image/svg+xml; charset=utf-8',
+  pdf: 'application/pdf',
+}
+
+/**
+ * PNG and SVG depend on the URL alone, which is part of the request: a few minutes in the
+ * browser's cache is safe. The card carries the names and date, which an admin may have just
+ * corrected: always revalidate (the ETag makes that a cheap 304). `private` because the default
+ * address follows the Host header, which a shared cache must not pin for everyone.
+ */
+const CACHE_CONTROL: Record<QrFormat, string> = {
+  png: 'private, max-age=300',
+  svg: 'private, max-age=300',
+  pdf: 'private, no-cache',
+}
+
+export async function describeQrCode(format: QrFormat, url: string): Promise<QrRequest> {
+  if (format !== 'pdf') return { format, url }
+  const settings = await getEventSettings()
+  return {
+    format,
+    url,
+    card: { coupleNames: settings.coupleNames, eventDate: settings.eventDate, issuedAt: settings.updatedAt },
+  }
+}
+
+/**
+ * A strong validator computed from the inputs rather than the output, so a conditional request is
+ * answered 304 without drawing anything. It is sound because rendering is deterministic (a unit
+ * test holds it to that).
+ */
+export function qrEtag(request: QrRequest): string {
+  const inputs = request.format === 'pdf'
+    ? [RENDERING_VERSION, request.format, request.url, request.card.coupleNames, request.card.eventDate, request.card.issuedAt.getTime()]
+    : [RENDERING_VERSION, request.format, request.url]
+  return `"qr-${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url').slice(0, 32)}"`
+}
+
+/** RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under weak comparison. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  return header.split(',').some(tag => tag.trim() === '*' || opaque(tag) === opaque(etag))
+}
+
+export function qrCacheControl(format: QrFormat): string {
+  return CACHE_CONTROL[format]
+}
+
+function responseHeaders(format: QrFormat): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': CONTENT_TYPES[format],
+    'content-disposition': `inline; filename="qrcode.${format}"`,
+    'x-content-type-options': 'nosniff',
+  }
+  // An SVG opened on its own is a document of this origin: let it run and load nothing. (Not on
+  // the PDF: Chrome's viewer is a plugin, which `default-src 'none'` would block.)
+  if (format === 'svg') headers['content-security-policy'] = 'default-src \'none\''
+  return headers
+}
+
+export async function renderQrCode(request: QrRequest): Promise<{ headers: Record<string, string>, body: Buffer | string }> {
+  const matrix = qrMatrix(request.url)
+  const headers = responseHeaders(request.format)
+  switch (request.format) {
+    case 'png':
+      return { headers, body: await renderQrPng(matrix) }
+    case 'svg':
+      return { headers, body: renderQrSvg(matrix) }
+    case 'pdf':
+      return { headers, body: await renderQrCardPdf(matrix, request.url, request.card, await loadCardFonts()) }
+  }
+}

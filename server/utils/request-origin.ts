@@ -1,0 +1,18 @@
+import type { H3Event } from 'h3'
+import { ErrorCode } from '../../shared/errors'
+
+/**
+ * The origin the client used to reach us (`http://host:port`). X-Forwarded-Proto/-Host are
+ * honoured only when TRUST_PROXY says a reverse proxy sets them; otherwise any client could
+ * make us believe we live elsewhere.
+ */
+export function requestOrigin(event: H3Event): string {
+  const trustProxy = Boolean(useConfig().TRUST_PROXY)
+  try {
+    return getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
+  }
+  catch {
+    // A Host header that is not a host at all (`a b`) cannot make a URL.
+    throw apiError(400, ErrorCode.INVALID_REQUEST, 'Invalid Host header')
+  }
+}
