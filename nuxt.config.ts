@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url'
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
-  // Top-level pages/components/composables (no app/ folder), as the project layout says.
   modules: ['@nuxt/eslint'],
   devtools: { enabled: false },
   app: {
@@ -18,13 +17,14 @@ export default defineNuxtConfig({
       ],
     },
   },
-  srcDir: '.',
-  serverDir: 'server',
-  compatibilityDate: '2026-11-01',
   runtimeConfig: {
     // Public, build-time: the version /api/health reports. Secrets are never put here.
     public: { version: process.env.npm_package_version ?? '0.0.0' },
   },
+  // Top-level pages/components/composables (no app/ folder), as the project layout says.
+  srcDir: '.',
+  serverDir: 'server',
+  compatibilityDate: '2026-11-01',
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
     // apply them at start without a file system next to the code.

@@ -1,6 +1,8 @@
 import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
 
 export default defineEventHandler(async (event) => {
+  // Rendering a card costs CPU: a script may not loop on it.
+  await consumeToken(event, 'qrcode', clientKey(event), QR_RULE)
   const { format, url } = await readQueryAs(event, qrcodeQuerySchema)
   const target = await resolveQrTarget(event, url)
   const request = await describeQrCode(format, target)

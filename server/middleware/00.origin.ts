@@ -14,9 +14,7 @@ export default defineEventHandler((event) => {
   }
   const origin = getRequestHeader(event, 'origin')
   if (!origin) return
-  const trustProxy = Boolean(useConfig().TRUST_PROXY)
-  const own = getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
-  const allowed = new Set([own, new URL(useConfig().PUBLIC_BASE_URL).origin])
+  const allowed = new Set([requestOrigin(event), new URL(useConfig().PUBLIC_BASE_URL).origin])
   if (!allowed.has(origin)) {
     throw apiError(403, ErrorCode.FORBIDDEN_ORIGIN, 'Forbidden origin')
   }

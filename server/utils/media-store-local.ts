@@ -42,9 +42,7 @@ export function verifyGrant(grant: LocalGrant, signature: string, key: Buffer, n
 /** The origin media URLs point at: the request's own when there is one, else PUBLIC_BASE_URL. */
 function currentOrigin(fallback: string): string {
   try {
-    const event = useEvent()
-    const trustProxy = Boolean(useConfig().TRUST_PROXY)
-    return getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
+    return requestOrigin(useEvent())
   }
   catch {
     return new URL(fallback).origin
