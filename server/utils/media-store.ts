@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream'
+import { H3Error } from 'h3'
+import { ErrorCode } from '../../shared/errors'
 import { createLocalMediaStore } from './media-store-local'
 import { createS3MediaStore } from './media-store-s3'
 
@@ -51,8 +53,14 @@ export function useMediaStore(): MediaStore {
   return store
 }
 
-/** A storage failure (unreachable, refused) as opposed to a missing object. */
-export class StorageUnavailableError extends Error {
+/**
+ * A storage failure (unreachable, refused) as opposed to a missing object. An h3 error of its own,
+ * so that wherever it surfaces the answer is the contract's 503, nothing half-written.
+ */
+export class StorageUnavailableError extends H3Error {
+  override statusCode = 503
+  override statusMessage = 'Storage unavailable'
+  override data = { code: ErrorCode.STORAGE_UNAVAILABLE }
   constructor(cause: unknown) {
     super(`storage unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }

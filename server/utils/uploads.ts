@@ -129,7 +129,11 @@ function sniffedKindMatches(kind: UploadRow['kind'], mime: string | undefined): 
 async function completeParts(row: UploadRow): Promise<UploadRow> {
   const store = useMediaStore()
   const expected = partLayout(row.size).partCount
-  const parts = await store.listParts(row.storageKey, row.multipartUploadId!).catch(() => [])
+  // S3 forgets an upload once completed ("no such upload"): then the object itself decides.
+  const parts = await store.listParts(row.storageKey, row.multipartUploadId!).catch((error) => {
+    if (error instanceof StorageUnavailableError) throw error
+    return []
+  })
   if (parts.length === 0 && (await store.head(row.storageKey))?.size === row.size) {
     // Completed by an earlier confirm that stopped before recording it (crash, timeout).
     const [updated] = await useDb().update(uploads).set({ multipartUploadId: null }).where(eq(uploads.id, row.id)).returning()

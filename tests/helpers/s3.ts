@@ -22,6 +22,8 @@ const CORS = `<CORSConfiguration>
 </CORSConfiguration>`
 
 export interface TestS3 {
+  port: number
+  directory: string
   endpoint: string
   env: Record<string, string>
   stop: () => Promise<void>
@@ -67,9 +69,10 @@ function multipartExtensions(root: string) {
   }
 }
 
-export async function startS3(): Promise<TestS3> {
-  const port = await freePort()
-  const directory = mkdtempSync(join(tmpdir(), 's3rver-'))
+/** Starts s3rver; pass the port and folder of an earlier one to bring "the same storage" back up. */
+export async function startS3(reuse?: { port: number, directory: string }): Promise<TestS3> {
+  const port = reuse?.port ?? await freePort()
+  const directory = reuse?.directory ?? mkdtempSync(join(tmpdir(), 's3rver-'))
   const server = new S3rver({
     port,
     address: '127.0.0.1',
@@ -82,6 +85,8 @@ export async function startS3(): Promise<TestS3> {
   await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   return {
+    port,
+    directory,
     endpoint,
     env: {
       S3_BUCKET,
