@@ -12,6 +12,8 @@ export default defineEventHandler(async (event) => {
   if (ifNoneMatchHits(getRequestHeader(event, 'if-none-match'), etag)) return sendNoContent(event, 304)
 
   const { headers, body } = await renderQrCode(request)
+  // Chrome's PDF viewer is a plugin that the API's restrictive policy would block.
+  if (format === 'pdf') removeResponseHeader(event, 'content-security-policy')
   setResponseHeaders(event, headers)
   return body
 })

@@ -1,0 +1,5 @@
+/** Baseline for every response; HTML pages get their nonce-based policy in the render hook. */
+export default defineEventHandler((event) => {
+  setResponseHeaders(event, COMMON_SECURITY_HEADERS)
+  setResponseHeader(event, 'content-security-policy', NON_PAGE_CSP)
+})

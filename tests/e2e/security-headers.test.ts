@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type TestServer } from '../helpers/server'
+
+describe('security headers', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('pages carry a nonce policy that covers every script Nuxt wrote, and no unsafe-inline scripts', async () => {
+    const response = await fetch(`${server.url}/`)
+    const csp = response.headers.get('content-security-policy')!
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]
+    expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/)
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/)
+    expect(csp).toContain(`frame-ancestors 'none'`)
+    expect(csp).toContain(`object-src 'none'`)
+    const html = await response.text()
+    const scripts = html.match(/<script\b[^>]*>/g)!
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+    // A fresh nonce per response.
+    const again = (await fetch(`${server.url}/`)).headers.get('content-security-policy')!
+    expect(again).not.toContain(nonce)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+    expect(response.headers.get('permissions-policy')).toContain('camera=()')
+  })
+
+  it('only the slideshow may be framed', async () => {
+    const slideshow = await fetch(`${server.url}/galeria?slideshow=1`)
+    expect(slideshow.headers.get('content-security-policy')).toContain('frame-ancestors *')
+  })
+
+  it('API answers and media can run nothing', async () => {
+    const ok = await fetch(`${server.url}/api/event`)
+    expect(ok.headers.get('content-security-policy')).toBe(`default-src 'none'; frame-ancestors 'none'; sandbox`)
+    // Error answers get Nitro's own equivalent.
+    for (const response of [ok, await fetch(`${server.url}/api/nope`)]) {
+      expect(response.headers.get('content-security-policy')).toMatch(/(default|script)-src 'none'.*frame-ancestors 'none'/)
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+})
