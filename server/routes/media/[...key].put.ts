@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 /**
@@ -36,15 +35,16 @@ export default defineEventHandler(async (event) => {
   await mkdir(dirname(target), { recursive: true })
   const tmp = `${target}.tmp-${randomBytes(6).toString('hex')}`
   let received = 0
-  const limiter = new Transform({
-    transform(chunk: Buffer, _encoding, next) {
+  // Counts as it streams: one byte past the signed length and the write stops.
+  async function* limited(source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
       received += chunk.length
-      if (received > length) next(createError({ status: 413, statusMessage: 'Body longer than signed', data: { code: 'BODY_TOO_LARGE', limit: length } }))
-      else next(null, chunk)
-    },
-  })
+      if (received > length) throw createError({ status: 413, statusMessage: 'Body longer than signed', data: { code: 'BODY_TOO_LARGE', limit: length } })
+      yield chunk
+    }
+  }
   try {
-    await pipeline(event.node.req, limiter, createWriteStream(tmp))
+    await pipeline(event.node.req, limited, createWriteStream(tmp, { highWaterMark: 1024 * 1024 }))
     if (received !== length) {
       throw createError({ status: 400, statusMessage: 'Body shorter than signed', data: { code: 'INCOMPLETE_BODY', expected: length, received } })
     }

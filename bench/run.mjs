@@ -1,0 +1,13 @@
+// npm run bench: every benchmark in turn (each writes its own section of bench/RESULTS.md).
+// They need a build: run `npx nuxt build` first (npm test does).
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+
+const only = process.argv.slice(2)
+const scripts = readdirSync(new URL('.', import.meta.url)).filter(name => name.endsWith('.ts') && name !== 'lib.ts')
+for (const script of scripts) {
+  if (only.length && !only.some(name => script.includes(name))) continue
+  console.log(`\n▶ bench/${script}`)
+  const run = spawnSync('npx', ['tsx', `bench/${script}`], { stdio: 'inherit' })
+  if (run.status !== 0) process.exit(run.status ?? 1)
+}
