@@ -12,6 +12,12 @@ export const uploads = sqliteTable('uploads', {
   kind: text('kind', { enum: ['photo', 'video'] }).notNull(),
   author: text('author').notNull().default(''),
   message: text('message').notNull().default(''),
+  /**
+   * author + message folded for search (lower case, diacritics removed: shared/search.ts), kept by
+   * the code that writes either field. SQLite's lower() and LIKE only fold ASCII, so 'JOÃO' could
+   * not otherwise match 'joão'; folding in JS on write keeps the query a plain LIKE.
+   */
+  searchText: text('search_text').notNull().default(''),
   fileName: text('file_name').notNull(),
   contentType: text('content_type').notNull(),
   size: integer('size').notNull(),

@@ -6,6 +6,7 @@ import {
   ACCEPTED_TYPES, kindOfContentType, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES,
 } from '../../shared/limits'
 import type { ConfirmUploadResponse, InitUploadBody, InitUploadResponse, UploadTarget } from '../../shared/schemas/upload'
+import { searchTextOf } from '../../shared/search'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -77,6 +78,7 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
     kind,
     author: body.author,
     message: body.message,
+    searchText: searchTextOf(body.author, body.message),
     fileName: body.fileName,
     contentType: body.contentType,
     size: body.size,

@@ -1,0 +1,205 @@
+import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
+import type { z } from 'zod'
+import { eventSettings, pendingDeletions, uploads, type UploadRow } from '../../db/schema'
+import { ErrorCode } from '../../shared/errors'
+import type {
+  AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
+} from '../../shared/schemas/admin'
+import type { AdminEventConfig } from '../../shared/schemas/event'
+import { containsPattern, LIKE_ESCAPE, searchTextOf } from '../../shared/search'
+import type { Db } from './db'
+import { cursorFromQuery, cutPage, newestFirst, olderThan } from './upload-pages'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
+export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
+
+/** Objects of deleted uploads that the request itself failed to remove are retried after this. */
+const DELETION_RETRY_AFTER_MS = 10 * 60_000
+/** Object deletions run this many at a time after a (bulk) delete commits. */
+const DELETION_CONCURRENCY = 8
+
+/** The admin view of an upload: every list item and every single-upload answer. */
+export async function toAdminUpload(row: UploadRow, coverUploadId: string | null): Promise<AdminUpload> {
+  const [media, original] = await Promise.all([publicMediaUrls(row), originalUrl(row)])
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    author: row.author,
+    message: row.message,
+    fileName: row.fileName,
+    contentType: row.contentType,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    durationSec: row.durationSec,
+    url: media.url,
+    thumbUrl: media.thumbUrl,
+    originalUrl: original,
+    isCover: row.id === coverUploadId,
+    createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+async function adminView(row: UploadRow): Promise<AdminUpload> {
+  const { coverUploadId } = await getEventSettings()
+  return toAdminUpload(row, coverUploadId)
+}
+
+/** A confirmed upload, or 404: a record still being uploaded does not exist for admins. */
+export async function findConfirmedUpload(id: string, db: Db | Tx = useDb()): Promise<UploadRow> {
+  const row = await db.select().from(uploads).where(and(eq(uploads.id, id), isNotNull(uploads.confirmedAt))).get()
+  if (!row) throw notFound()
+  return row
+}
+
+/** Filters of the admin list; `q` is matched as plain text against the folded `search_text`. */
+function adminFilter(query: AdminUploadsQuery) {
+  return and(
+    isNotNull(uploads.confirmedAt),
+    query.status === 'all' ? undefined : eq(uploads.status, query.status),
+    query.kind ? eq(uploads.kind, query.kind) : undefined,
+    query.q ? sql`${uploads.searchText} LIKE ${containsPattern(query.q)} ESCAPE ${LIKE_ESCAPE}` : undefined,
+  )
+}
+
+export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminUploadPage> {
+  const cursor = cursorFromQuery(query.cursor)
+  const db = useDb()
+  const filter = adminFilter(query)
+  // One batch, one snapshot: the page and its total agree.
+  const [rows, [counted], [settings]] = await db.batch([
+    db.select().from(uploads).where(and(filter, olderThan(cursor))).orderBy(...newestFirst).limit(query.limit + 1),
+    db.select({ total: count() }).from(uploads).where(filter),
+    db.select({ coverUploadId: eventSettings.coverUploadId }).from(eventSettings),
+  ])
+  const page = cutPage(rows, query.limit)
+  const coverUploadId = settings?.coverUploadId ?? null
+  return {
+    items: await Promise.all(page.rows.map(row => toAdminUpload(row, coverUploadId))),
+    nextCursor: page.nextCursor,
+    total: counted?.total ?? 0,
+  }
+}
+
+/** Edits author and/or message (already trimmed and bounded by the schema, as at init). */
+export async function patchUpload(id: string, patch: AdminUploadPatch): Promise<AdminUpload> {
+  const row = await useDb().transaction(async (tx) => {
+    const current = await findConfirmedUpload(id, tx)
+    const author = patch.author ?? current.author
+    const message = patch.message ?? current.message
+    if (author === current.author && message === current.message) return current
+    const [updated] = await tx.update(uploads)
+      .set({ author, message, searchText: searchTextOf(author, message), updatedAt: new Date() })
+      .where(eq(uploads.id, id))
+      .returning()
+    return updated!
+  })
+  return adminView(row)
+}
+
+/** The cover may only be an approved photo: unsetting it goes with rejecting or deleting it. */
+async function clearCoverOf(tx: Tx, ids: string[], now: Date) {
+  if (ids.length === 0) return
+  await tx.update(eventSettings).set({ coverUploadId: null, updatedAt: now }).where(inArray(eventSettings.coverUploadId, ids))
+}
+
+/** Approve or reject from any state; repeating it changes nothing (not even `updatedAt`). */
+export async function setUploadStatus(id: string, status: 'approved' | 'rejected'): Promise<AdminUpload> {
+  const now = new Date()
+  const row = await useDb().transaction(async (tx) => {
+    const current = await findConfirmedUpload(id, tx)
+    if (status === 'rejected') await clearCoverOf(tx, [id], now)
+    if (current.status === status) return current
+    const [updated] = await tx.update(uploads).set({ status, updatedAt: now }).where(eq(uploads.id, id)).returning()
+    return updated!
+  })
+  return adminView(row)
+}
+
+/**
+ * Deletes records and, in the same transaction, queues their stored objects for deletion. The
+ * caller removes the objects right after the commit; if the process dies first, or storage
+ * refuses, the sweeper finds the queued keys later. No commit can leave an object nobody knows of.
+ */
+async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<string[]> {
+  const keys = rows.flatMap(storageKeysOf)
+  const retryAt = new Date(now.getTime() + DELETION_RETRY_AFTER_MS)
+  for (let start = 0; start < keys.length; start += 200) {
+    await tx.insert(pendingDeletions)
+      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt, lastError: 'queued by an admin delete' })))
+      .onConflictDoNothing()
+  }
+  const ids = rows.map(row => row.id)
+  await tx.delete(uploads).where(inArray(uploads.id, ids))
+  await clearCoverOf(tx, ids, now)
+  return keys
+}
+
+/** Removes committed deletions' objects now; what storage refuses stays queued for the sweeper. */
+async function removeObjects(keys: string[]) {
+  const removed: string[] = []
+  let next = 0
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++]!
+      if (await deleteObjectOrRetryLater(key)) removed.push(key)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(DELETION_CONCURRENCY, keys.length) }, worker))
+  for (let start = 0; start < removed.length; start += 500) {
+    await useDb().delete(pendingDeletions).where(inArray(pendingDeletions.key, removed.slice(start, start + 500)))
+  }
+}
+
+export async function deleteUpload(id: string): Promise<{ id: string, deleted: true }> {
+  const keys = await useDb().transaction(async (tx) => {
+    const row = await findConfirmedUpload(id, tx)
+    return deleteRecords(tx, [row], new Date())
+  })
+  await removeObjects(keys)
+  return { id, deleted: true }
+}
+
+/**
+ * One action over many uploads in one transaction: every id found changes, or (on any error)
+ * none does. Unknown and unconfirmed ids are reported, not refused. Objects of deleted uploads
+ * are removed once the transaction has committed.
+ */
+export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResult> {
+  const requested = [...new Set(ids)]
+  const now = new Date()
+  const { processed, keys } = await useDb().transaction(async (tx) => {
+    const rows = await tx.select().from(uploads)
+      .where(and(inArray(uploads.id, requested), isNotNull(uploads.confirmedAt)))
+    const found = new Set(rows.map(row => row.id))
+    const processed = requested.filter(id => found.has(id))
+    if (processed.length === 0) return { processed, keys: [] }
+    if (action === 'delete') return { processed, keys: await deleteRecords(tx, rows, now) }
+    const status = action === 'approve' ? 'approved' : 'rejected'
+    await tx.update(uploads).set({ status, updatedAt: now })
+      .where(and(inArray(uploads.id, processed), ne(uploads.status, status)))
+    if (status === 'rejected') await clearCoverOf(tx, processed, now)
+    return { processed, keys: [] as string[] }
+  })
+  await removeObjects(keys)
+  return { action, processed, notFound: requested.filter(id => !processed.includes(id)) }
+}
+
+/** Makes an approved photo the event's cover; anything else is 409 NOT_ELIGIBLE. */
+export async function setCover(id: string): Promise<AdminEventConfig> {
+  await getEventSettings() // the configuration row exists before the transaction writes it
+  const settings = await useDb().transaction(async (tx) => {
+    const upload = await findConfirmedUpload(id, tx)
+    if (upload.kind !== 'photo' || upload.status !== 'approved') {
+      throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Not eligible')
+    }
+    // The table holds the single configuration row.
+    const [row] = await tx.update(eventSettings).set({ coverUploadId: id, updatedAt: new Date() }).returning()
+    return row!
+  })
+  return toAdminEventConfig(settings)
+}

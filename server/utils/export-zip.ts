@@ -1,0 +1,106 @@
+import type { Readable } from 'node:stream'
+import { finished } from 'node:stream/promises'
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm'
+import type { H3Event } from 'h3'
+import { ZipFile } from 'yazl'
+import { uploads, type UploadRow } from '../../db/schema'
+import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
+import type { MediaStore } from './media-store'
+
+const PAGE_SIZE = 200
+
+/** Approved, confirmed uploads, oldest first, read a page at a time (keyset, like the gallery). */
+async function* approvedUploads(): AsyncGenerator<UploadRow> {
+  let after: UploadRow | undefined
+  for (;;) {
+    const rows = await useDb().select().from(uploads)
+      .where(and(
+        eq(uploads.status, 'approved'),
+        isNotNull(uploads.confirmedAt),
+        after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.createdAt.getTime()}, ${after.id})` : undefined,
+      ))
+      .orderBy(asc(uploads.createdAt), asc(uploads.id))
+      .limit(PAGE_SIZE)
+    yield* rows
+    if (rows.length < PAGE_SIZE) return
+    after = rows[rows.length - 1]
+  }
+}
+
+/** The original's bytes, or null when the object is gone (deleted while the export ran). */
+async function openOriginal(store: MediaStore, row: UploadRow): Promise<Readable | null> {
+  try {
+    return await store.read(row.storageKey)
+  }
+  catch (error) {
+    if (await store.head(row.storageKey) === null) return null
+    throw error
+  }
+}
+
+function archiveName(now = new Date()): string {
+  return `fotos-${now.toISOString().slice(0, 10)}.zip`
+}
+
+/**
+ * Streams a ZIP of every approved original plus manifest.csv. One original is open at a time and
+ * flows from storage to the response with backpressure (no buffering of files in memory or on
+ * disk); media is STOREd, since photos and videos are compressed already. Only the manifest's text
+ * is kept until the end, where it is added last so that it lists exactly what the archive holds.
+ */
+export async function sendExportZip(event: H3Event): Promise<void> {
+  const store = useMediaStore()
+  await store.ping() // storage down: an ordinary 503 before any byte is sent
+  const res = event.node.res
+  const zip = new ZipFile()
+  const zipFailed = new Promise<never>((_, reject) => zip.once('error', reject))
+  zipFailed.catch(() => {})
+  let reading: Readable | undefined
+  let clientGone = false
+  res.once('close', () => {
+    if (res.writableFinished) return
+    clientGone = true
+    reading?.destroy()
+  })
+
+  setResponseHeaders(event, {
+    'content-type': 'application/zip',
+    'content-disposition': `attachment; filename="${archiveName()}"`,
+    'x-content-type-options': 'nosniff',
+  })
+  zip.outputStream.pipe(res)
+  try {
+    let manifest = MANIFEST_HEADER
+    for await (const row of approvedUploads()) {
+      if (clientGone) return
+      const source = await openOriginal(store, row)
+      if (!source) {
+        manifest += manifestLine(row, '')
+        continue
+      }
+      const name = archiveEntryName(row)
+      manifest += manifestLine(row, name)
+      reading = source
+      zip.addReadStream(source, name, { compress: false, size: row.size, mtime: row.createdAt })
+      await Promise.race([finished(source), zipFailed])
+    }
+    zip.addBuffer(Buffer.from(manifest, 'utf8'), 'manifest.csv', { mtime: new Date() })
+    zip.end()
+    await Promise.race([finished(res), zipFailed])
+  }
+  catch (error) {
+    reading?.destroy()
+    zip.outputStream.unpipe(res)
+    if (clientGone) return
+    if (!res.headersSent) {
+      // Nothing sent yet (the first read failed): answer with the ordinary error instead.
+      res.removeHeader('content-disposition')
+      res.removeHeader('content-type')
+      throw error
+    }
+    // Mid-stream: break the connection so the download fails visibly instead of ending as a
+    // shorter archive that looks complete.
+    console.error('[export] failed mid-stream:', error instanceof Error ? error.message : error)
+    res.destroy(error instanceof Error ? error : undefined)
+  }
+}

@@ -1,0 +1,220 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import yauzl from 'yauzl'
+import { mp4 } from '../helpers/fixtures'
+import { api, login } from '../helpers/http'
+import { S3_BUCKET, startS3, type TestS3 } from '../helpers/s3'
+import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
+import { startServer, type TestServer } from '../helpers/server'
+import { uploadFile } from '../helpers/uploads'
+
+function s3Client(s3: TestS3) {
+  return new S3Client({
+    region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true,
+    credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
+  })
+}
+
+interface ZipEntry { name: string, compressionMethod: number, bytes: Buffer }
+
+/** Every entry of a ZIP held in memory (the test's copy; the server streams it). */
+function unzip(archive: Buffer): Promise<ZipEntry[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(archive, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const entries: ZipEntry[] = []
+      zip.on('error', reject)
+      zip.on('end', () => resolve(entries))
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (openError, stream) => {
+          if (openError || !stream) return reject(openError)
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.on('error', reject)
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, compressionMethod: entry.compressionMethod, bytes: Buffer.concat(chunks) })
+            zip.readEntry()
+          })
+        })
+      })
+      zip.readEntry()
+    })
+  })
+}
+
+/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      }
+      else if (ch === '"') {
+        quoted = false
+      }
+      else {
+        field += ch
+      }
+    }
+    else if (ch === '"') {
+      quoted = true
+    }
+    else if (ch === ',') {
+      row.push(field)
+      field = ''
+    }
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ''
+      i++
+    }
+    else {
+      field += ch
+    }
+  }
+  expect(field).toBe('')
+  expect(row).toEqual([])
+  return rows
+}
+
+/** What a spreadsheet shows: the apostrophe that defuses a formula is not part of the value. */
+const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell)
+
+const SAFE_NAME = /^\d{4}-\d{2}-\d{2}_\d{4}_[a-z0-9-]+_[\w-]+\.(jpg|mp4)$/
+
+describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
+  let server: TestServer
+  let s3: TestS3 | undefined
+  let cookie: string
+  const approved: Seeded[] = []
+  const excluded: string[] = []
+
+  beforeAll(async () => {
+    s3 = driver === 's3' ? await startS3() : undefined
+    server = await startServer(s3?.env ?? {})
+    cookie = await login(server.url)
+    approved.push(
+      await seedPhoto(server.url, { author: 'Maria', message: 'Felicidades!', fileName: 'IMG_0001.JPG' }),
+      await seedPhoto(server.url, { author: 'João & Zoë', message: '=HYPERLINK("http://evil.example")', fileName: 'foto "especial".jpg' }),
+      await seedPhoto(server.url, { author: '../../etc/passwd', message: 'linha 1\nlinha "2", fim', fileName: '../../../evil.jpg' }),
+      await seedPhoto(server.url, { author: '+55 11 9999', message: '@SUM(A1)', fileName: '-1.jpg' }),
+      await seedPhoto(server.url, { author: '', message: '', fileName: 'sem-nome.jpg' }),
+      await seedVideo(server.url, { author: 'Pedro', message: 'dança', size: 3 * 1024 * 1024 + 17 }),
+    )
+    // Not exported: a rejected photo, a pending photo, an unconfirmed upload.
+    const rejected = await seedPhoto(server.url, { author: 'Rejeitada' })
+    await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie })
+    await setModeration(server.url, cookie, 'pre')
+    const pending = await seedPhoto(server.url, { author: 'Pendente' })
+    await setModeration(server.url, cookie, 'post')
+    excluded.push(rejected.id, pending.id, await seedUnconfirmed(server.url))
+  }, 60_000)
+  afterAll(async () => {
+    await server?.stop()
+    await s3?.stop()
+  })
+
+  async function download() {
+    const response = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/zip')
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="fotos-\d{4}-\d{2}-\d{2}\.zip"$/)
+    return unzip(Buffer.from(await response.arrayBuffer()))
+  }
+
+  function manifestOf(entries: ZipEntry[]) {
+    const manifest = entries.find(entry => entry.name === 'manifest.csv')!
+    expect(manifest).toBeDefined()
+    const text = manifest.bytes.toString('utf8')
+    expect(text.startsWith('\uFEFF')).toBe(true)
+    const [header, ...rows] = parseCsv(text.slice(1))
+    expect(header).toEqual(['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName'])
+    return rows.map(row => row.map(unguard))
+  }
+
+  it('holds every approved original byte for byte, stored uncompressed, plus a manifest', async () => {
+    const entries = await download()
+    const media = entries.filter(entry => entry.name !== 'manifest.csv')
+    expect(entries.at(-1)!.name).toBe('manifest.csv')
+    expect(media).toHaveLength(approved.length)
+    const names = media.map(entry => entry.name)
+    expect(new Set(names).size).toBe(names.length)
+    for (const entry of media) {
+      expect(entry.name).toMatch(SAFE_NAME)
+      expect(entry.compressionMethod).toBe(0)
+    }
+
+    const rows = manifestOf(entries)
+    expect(rows).toHaveLength(approved.length)
+    const records = new Map<string, any>()
+    for (const item of (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items) records.set(item.id, item)
+    for (const [id, author, message, kind, createdAt, file, originalFileName] of rows) {
+      const record = records.get(id!)
+      expect(record, id).toBeDefined()
+      expect({ author, message, kind, createdAt, originalFileName }).toEqual({
+        author: record.author, message: record.message, kind: record.kind, createdAt: record.createdAt, originalFileName: record.fileName,
+      })
+      const seeded = approved.find(s => s.id === id)!
+      const entry = media.find(e => e.name === file)!
+      expect(entry, file).toBeDefined()
+      expect(entry.name).toContain(id!)
+      expect(entry.bytes.equals(seeded.bytes), file).toBe(true)
+    }
+    // Oldest first, and nothing that is not approved and confirmed.
+    expect(rows.map(row => row[0])).toEqual(approved.map(s => s.id))
+    for (const id of excluded) expect(rows.map(row => row[0])).not.toContain(id)
+  })
+
+  it('defuses formulas and quotes guest text in the manifest', async () => {
+    const entries = await download()
+    const raw = entries.find(entry => entry.name === 'manifest.csv')!.bytes.toString('utf8')
+    expect(raw).toContain('"\'=HYPERLINK(""http://evil.example"")"')
+    expect(raw).toContain('\'+55 11 9999')
+    expect(raw).toContain('\'@SUM(A1)')
+    expect(raw).toContain('"linha 1\nlinha ""2"", fim"')
+    expect(raw).toContain(',"foto ""especial"".jpg"')
+  })
+
+  it('streams a large video intact', async () => {
+    const bytes = mp4(60 * 1024 * 1024)
+    const { init, confirm } = await uploadFile(server.url, bytes, { contentType: 'video/mp4', size: bytes.length, durationSec: 30, author: 'Grande' })
+    expect(confirm.body.status).toBe('approved')
+    const entries = await download()
+    const entry = entries.find(e => e.name.includes(init.id))!
+    expect(entry.bytes.length).toBe(bytes.length)
+    expect(entry.bytes.equals(bytes)).toBe(true)
+
+    // An admin who gives up half-way: the server stops reading storage and keeps serving.
+    const aborted = new AbortController()
+    const partial = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie }, signal: aborted.signal })
+    const reader = partial.body!.getReader()
+    expect((await reader.read()).done).toBe(false)
+    aborted.abort()
+    await reader.read().catch(() => undefined)
+    expect((await api(server.url, '/api/stats')).status).toBe(200)
+    expect((await download()).find(e => e.name.includes(init.id))!.bytes.length).toBe(bytes.length)
+    expect(server.output()).not.toContain('[export]')
+    await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'DELETE', cookie })
+  }, 120_000)
+
+  it('lists an original that vanished from storage without a file, and still completes', async () => {
+    const victim = await seedPhoto(server.url, { author: 'Sumiu' })
+    if (s3) await s3Client(s3).send(new DeleteObjectCommand({ Bucket: S3_BUCKET, Key: victim.key }))
+    else rmSync(join(server.mediaDir, victim.key))
+    const entries = await download()
+    const row = manifestOf(entries).find(r => r[0] === victim.id)!
+    expect(row[5]).toBe('')
+    expect(entries.filter(e => e.name !== 'manifest.csv')).toHaveLength(approved.length)
+    await api(server.url, `/api/admin/uploads/${victim.id}`, { method: 'DELETE', cookie })
+  })
+})

@@ -1,0 +1,84 @@
+import { createClient, type Client } from '@libsql/client'
+import { expect } from 'vitest'
+import { jpeg, mp4 } from './fixtures'
+import { api } from './http'
+import { keyOfUrl, uploadFile } from './uploads'
+
+export interface Seeded {
+  id: string
+  bytes: Buffer
+  /** The original's storage key. */
+  key: string
+  status: string
+}
+
+let colour = 0
+
+/** A small JPEG whose bytes differ from every other one this helper made. */
+export function distinctJpeg(): Promise<Buffer> {
+  colour++
+  return jpeg(16 + (colour % 7), 16, { r: colour % 256, g: (colour * 7) % 256, b: (colour * 13) % 256 })
+}
+
+/** A confirmed photo (approved or pending, as the event's moderation decides). */
+export async function seedPhoto(base: string, fields: { author?: string, message?: string, fileName?: string, bytes?: Buffer } = {}): Promise<Seeded> {
+  const bytes = fields.bytes ?? await distinctJpeg()
+  const { init, confirm } = await uploadFile(base, bytes, {
+    contentType: 'image/jpeg', size: bytes.length, author: fields.author ?? 'Maria', message: fields.message ?? '', fileName: fields.fileName ?? 'IMG_0001.JPG',
+  })
+  expect(confirm.status).toBe(200)
+  return { id: init.id, bytes, key: keyOfUrl(init.upload.url), status: confirm.body.status }
+}
+
+export async function seedVideo(base: string, fields: { author?: string, message?: string, size?: number } = {}): Promise<Seeded> {
+  const bytes = mp4(fields.size ?? 2048 + colour++)
+  const { init, confirm } = await uploadFile(base, bytes, {
+    contentType: 'video/mp4', size: bytes.length, durationSec: 3, author: fields.author ?? 'Pedro', message: fields.message ?? '', fileName: 'VID.MP4',
+  })
+  expect(confirm.status).toBe(200)
+  return { id: init.id, bytes, key: keyOfUrl(init.upload.url), status: confirm.body.status }
+}
+
+/** An upload that was initialised (and optionally sent) but never confirmed. */
+export async function seedUnconfirmed(base: string, author = 'Nunca Confirmado'): Promise<string> {
+  const bytes = await distinctJpeg()
+  const init = await api(base, '/api/uploads/init', { method: 'POST', json: { fileName: 'x.jpg', contentType: 'image/jpeg', size: bytes.length, author } })
+  expect(init.status).toBe(201)
+  return init.body.id
+}
+
+export async function setModeration(base: string, cookie: string, moderation: 'pre' | 'post') {
+  const response = await api(base, '/api/admin/event', { method: 'PATCH', json: { moderation }, cookie })
+  expect(response.status).toBe(200)
+}
+
+/** Runs `work` in batches of `size` at a time (the server has two cores too). */
+export async function inBatches<T>(count: number, size: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  for (let start = 0; start < count; start += size) {
+    results.push(...await Promise.all(Array.from({ length: Math.min(size, count - start) }, (_, i) => work(start + i))))
+  }
+  return results
+}
+
+/** The admin record of an upload (a PATCH without fields answers it unchanged). */
+export async function adminRecord(base: string, cookie: string, id: string) {
+  return api(base, `/api/admin/uploads/${id}`, { method: 'PATCH', json: {}, cookie })
+}
+
+/** Waits until a photo's display and thumbnail images exist (derivation runs after confirm). */
+export async function waitForDerived(base: string, cookie: string, id: string): Promise<any> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const record = await adminRecord(base, cookie, id)
+    expect(record.status).toBe(200)
+    if (record.body.thumbUrl !== record.body.url) return record.body
+    if (Date.now() > deadline) throw new Error(`photo ${id} was never derived`)
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+}
+
+/** The test server's database file, opened beside the server (WAL lets both use it). */
+export function openDatabase(dbPath: string): Client {
+  return createClient({ url: `file:${dbPath}` })
+}

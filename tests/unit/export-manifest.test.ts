@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { archiveEntryName, csvCell, csvLine, MANIFEST_HEADER, manifestLine } from '../../server/utils/export-manifest'
+
+const base = { id: 'Ab3_-xYz', createdAt: new Date('2026-11-22T18:04:05.123Z'), storageKey: 'orig/Ab3_-xYz-tok.jpg' }
+
+describe('archive entry names', () => {
+  it('date, UTC time, author and id, with the stored extension', () => {
+    expect(archiveEntryName({ ...base, author: 'Maria' })).toBe('2026-11-22_1804_maria_Ab3_-xYz.jpg')
+    expect(archiveEntryName({ ...base, author: 'João & Zoë Conceição', storageKey: 'media/x.mov' })).toBe('2026-11-22_1804_joao-zoe-conceicao_Ab3_-xYz.mov')
+  })
+
+  it('never carries a path, a parent reference or a control character', () => {
+    const hostile = ['../../etc/passwd', '..\\..\\win.ini', '/abs', 'a\u0000b\nc\u202Ed', '..', '   ', '', '😀', 'C:\\x']
+    const names = hostile.map(author => archiveEntryName({ ...base, author }))
+    for (const name of names) {
+      expect(name).toMatch(/^\d{4}-\d{2}-\d{2}_\d{4}_[a-z0-9-]+_[\w-]+\.[a-z0-9]+$/)
+      expect(name).not.toContain('..')
+    }
+    expect(archiveEntryName({ ...base, author: '' })).toBe('2026-11-22_1804_convidado_Ab3_-xYz.jpg')
+    expect(archiveEntryName({ ...base, author: 'x'.repeat(200) }).length).toBeLessThan(120)
+  })
+
+  it('is unique per upload', () => {
+    const names = new Set(['a', 'b', 'c'].map(id => archiveEntryName({ ...base, id, author: 'Same' })))
+    expect(names.size).toBe(3)
+  })
+})
+
+describe('manifest CSV', () => {
+  it('quotes separators, quotes and line breaks', () => {
+    expect(csvCell('plain')).toBe('plain')
+    expect(csvCell('a,b')).toBe('"a,b"')
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""')
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"')
+    expect(csvLine(['a', 'b,c'])).toBe('a,"b,c"\r\n')
+  })
+
+  it('defuses cells a spreadsheet would run as formulas', () => {
+    expect(csvCell('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"')
+    expect(csvCell('+1')).toBe('\'+1')
+    expect(csvCell('-2+3')).toBe('\'-2+3')
+    expect(csvCell('@SUM(A1)')).toBe('\'@SUM(A1)')
+    expect(csvCell('\tx')).toBe('\'\tx')
+    expect(csvCell('a=b')).toBe('a=b')
+  })
+
+  it('starts with a byte order mark and the column names', () => {
+    expect(MANIFEST_HEADER).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg'))
+      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG\r\n')
+  })
+})
