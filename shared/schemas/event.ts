@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_FILE_SIZE_LIMIT } from '../limits'
+import { guestText } from './common'
 
 function isRealDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`)
@@ -12,7 +13,7 @@ export const moderationSchema = z.enum(['pre', 'post'])
 
 /** PATCH /api/admin/event: any subset of the editable fields, nothing else. */
 export const eventPatchSchema = z.strictObject({
-  coupleNames: z.string().trim().min(1).max(120),
+  coupleNames: guestText(120, 1),
   eventDate: eventDateSchema.nullable(),
   maxFileSizeBytes: z.number().int().min(1).max(MAX_FILE_SIZE_LIMIT),
   allowVideos: z.boolean(),

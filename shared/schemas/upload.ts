@@ -3,7 +3,7 @@ import { guestText } from './common'
 import type { MediaKind } from '../limits'
 
 export const initUploadSchema = z.strictObject({
-  fileName: z.string().min(1).max(255),
+  fileName: guestText(255, 1),
   // The type itself is checked by the handler so that an unaccepted one gets 415, not 400.
   contentType: z.string().min(1).max(255),
   size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
