@@ -130,7 +130,7 @@ async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<stri
   const retryAt = new Date(now.getTime() + DELETION_RETRY_AFTER_MS)
   for (let start = 0; start < keys.length; start += 200) {
     await tx.insert(pendingDeletions)
-      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt, lastError: 'queued by an admin delete' })))
+      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt })))
       .onConflictDoNothing()
   }
   const ids = rows.map(row => row.id)
