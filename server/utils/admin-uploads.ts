@@ -186,7 +186,8 @@ export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResu
     return { processed, keys: [] as string[] }
   })
   await removeObjects(keys)
-  return { action, processed, notFound: requested.filter(id => !processed.includes(id)) }
+  const done = new Set(processed)
+  return { action, processed, notFound: requested.filter(id => !done.has(id)) }
 }
 
 /** Makes an approved photo the event's cover; anything else is 409 NOT_ELIGIBLE. */
