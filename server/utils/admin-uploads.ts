@@ -130,7 +130,7 @@ async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<stri
   const retryAt = new Date(now.getTime() + DELETION_RETRY_AFTER_MS)
   for (let start = 0; start < keys.length; start += 200) {
     await tx.insert(pendingDeletions)
-      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt, lastError: 'queued by an admin delete' })))
+      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt })))
       .onConflictDoNothing()
   }
   const ids = rows.map(row => row.id)
@@ -186,7 +186,8 @@ export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResu
     return { processed, keys: [] as string[] }
   })
   await removeObjects(keys)
-  return { action, processed, notFound: requested.filter(id => !processed.includes(id)) }
+  const done = new Set(processed)
+  return { action, processed, notFound: requested.filter(id => !done.has(id)) }
 }
 
 /** Makes an approved photo the event's cover; anything else is 409 NOT_ELIGIBLE. */

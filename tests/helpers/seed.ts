@@ -78,7 +78,10 @@ export async function waitForDerived(base: string, cookie: string, id: string): 
   }
 }
 
-/** The test server's database file, opened beside the server (WAL lets both use it). */
+/**
+ * The test server's database file, opened beside the server (WAL lets both use it). Writes wait
+ * for the server's own (derivations run in the background) instead of failing with SQLITE_BUSY.
+ */
 export function openDatabase(dbPath: string): Client {
-  return createClient({ url: `file:${dbPath}` })
+  return createClient({ url: `file:${dbPath}`, timeout: 10_000 })
 }
