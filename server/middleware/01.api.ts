@@ -43,12 +43,18 @@ export default defineEventHandler(async (event) => {
     const raw = hasBody ? await readLimited(event, JSON_BODY_MAX_BYTES) : Buffer.alloc(0)
     const text = raw.toString('utf8')
     if (text.trim() !== '') {
+      let pollutes = false
       try {
-        JSON.parse(text)
+        // `__proto__` would be dropped silently further on; a body that tries it is refused.
+        JSON.parse(text, (key, value) => {
+          if (key === '__proto__') pollutes = true
+          return value
+        })
       }
       catch {
         throw apiError(400, ErrorCode.INVALID_REQUEST, 'Malformed JSON')
       }
+      if (pollutes) throw apiError(400, ErrorCode.INVALID_REQUEST, 'Invalid request', { issues: [{ path: ['__proto__'], message: 'forbidden key' }] })
     }
     // h3 reads the body from here; an empty body counts as `{}` (confirm, abort, approve…).
     event._requestBody = text.trim() === '' ? '{}' : text
