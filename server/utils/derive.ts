@@ -40,8 +40,8 @@ export async function deriveImages(id: string): Promise<void> {
     const rotated = (meta.orientation ?? 1) >= 5
     width = (rotated ? meta.height : meta.width) ?? display.info.width
     height = (rotated ? meta.width : meta.height) ?? display.info.height
-    displayKey = newDerivedKey(id, 'display', 'jpg')
-    thumbKey = newDerivedKey(id, 'thumb', 'webp')
+    displayKey = derivedKey(id, row.storageKey, 'display', 'jpg')
+    thumbKey = derivedKey(id, row.storageKey, 'thumb', 'webp')
     await store.put(displayKey, display.data, 'image/jpeg')
     await store.put(thumbKey, thumb, 'image/webp')
   }

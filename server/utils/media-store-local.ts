@@ -156,6 +156,27 @@ export function createLocalMediaStore(config: AppConfig): MediaStore & { root: s
     async signedGetUrl(key, expiresIn) {
       return url({ method: 'GET', key, expires: expiry(expiresIn) })
     },
+    async collectLeftovers(olderThan) {
+      let removed = 0
+      const old = async (path: string) => ((await stat(path).catch(() => null))?.mtimeMs ?? Infinity) < olderThan.getTime()
+      for (const folder of ['orig', 'media']) {
+        const names = await readdir(join(root, folder)).catch(() => [] as string[])
+        for (const name of names) {
+          if (name.includes('.tmp-') && await old(join(root, folder, name))) {
+            await rm(join(root, folder, name), { force: true })
+            removed++
+          }
+        }
+      }
+      const uploadsDir = join(root, MULTIPART_DIR)
+      for (const name of await readdir(uploadsDir).catch(() => [] as string[])) {
+        if (await old(join(uploadsDir, name))) {
+          await rm(join(uploadsDir, name), { recursive: true, force: true })
+          removed++
+        }
+      }
+      return removed
+    },
     async ping() {
       await mkdir(root, { recursive: true })
       await readFile(join(root, '.ping')).catch(() => writeFile(join(root, '.ping'), 'ok'))

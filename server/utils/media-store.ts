@@ -42,6 +42,12 @@ export interface MediaStore {
   signedGetUrl(key: string, expiresIn: number): Promise<string>
   /** Throws when the storage cannot be reached (health check). */
   ping(): Promise<void>
+  /**
+   * Removes what a crash can leave behind that no record points at (half-written temporary
+   * files, multipart uploads whose record was never updated), older than `olderThan`. S3 has a
+   * lifecycle rule for abandoned multipart uploads instead (see README).
+   */
+  collectLeftovers?(olderThan: Date): Promise<number>
 }
 
 let store: MediaStore | undefined

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type { MediaKind } from '../../shared/limits'
 
 const EXTENSIONS: Record<string, string> = {
@@ -29,8 +29,14 @@ export function newOriginalKey(id: string, kind: MediaKind, contentType: string)
   return `${prefix}/${id}-${token()}.${EXTENSIONS[contentType] ?? 'bin'}`
 }
 
-export function newDerivedKey(id: string, variant: 'thumb' | 'display' | 'poster', extension: 'webp' | 'jpg'): string {
-  return `media/${id}-${token()}-${variant}.${extension}`
+/**
+ * The same key every time for one original: a derivation interrupted by a crash and run again
+ * overwrites its earlier output instead of leaving it behind. Still unguessable, since it hashes
+ * the original's secret key.
+ */
+export function derivedKey(id: string, originalKey: string, variant: 'thumb' | 'display' | 'poster', extension: 'webp' | 'jpg'): string {
+  const digest = createHash('sha256').update(`${originalKey}\n${variant}`).digest('base64url').slice(0, 16)
+  return `media/${id}-${digest}-${variant}.${extension}`
 }
 
 export function isValidKey(key: string): boolean {

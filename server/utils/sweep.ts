@@ -4,6 +4,7 @@ import { revokedTokens, uploads } from '../../db/schema'
 export interface SweepReport {
   staleRemoved: number
   deletionsRetried: number
+  leftovers: number
   derived: number
 }
 
@@ -24,6 +25,7 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
   }
 
   const deletionsRetried = await retryPendingDeletions()
+  const leftovers = await useMediaStore().collectLeftovers?.(staleBefore) ?? 0
 
   const backlog = await db.select({ id: uploads.id }).from(uploads)
     .where(and(isNotNull(uploads.confirmedAt), isNull(uploads.derivedAt), lt(uploads.confirmedAt, new Date(now.getTime() - 30_000))))
@@ -31,5 +33,5 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
   for (const { id } of backlog) await scheduleDerivation(id)
 
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now))
-  return { staleRemoved: stale.length, deletionsRetried, derived: backlog.length }
+  return { staleRemoved: stale.length, deletionsRetried, leftovers, derived: backlog.length }
 }

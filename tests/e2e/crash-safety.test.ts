@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest'
+import { runCrashSafety } from '../helpers/crash'
+
+// The short form for CI; `npm run crash-test` runs more rounds.
+describe('crash safety', () => {
+  it('after SIGKILLs at random moments: database intact, every confirmed upload kept with its bytes, no bulk half-applied, leftovers swept', async () => {
+    const report = await runCrashSafety({ rounds: 3 })
+    expect(report.confirmed).toBeGreaterThan(10)
+    expect(report.batches).toBeGreaterThan(2)
+    expect(report.integrity).toBe('ok')
+    expect(report.missing).toEqual([])
+    expect(report.halfApplied).toEqual([])
+    expect(report.orphans).toEqual([])
+    expect(report.unconfirmedLeft).toBe(0)
+  }, 120_000)
+})
