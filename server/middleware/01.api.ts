@@ -70,4 +70,5 @@ export default defineEventHandler(async (event) => {
     console.error('[db] not ready:', error instanceof Error ? error.message : error)
     throw apiError(503, ErrorCode.DATABASE_UNAVAILABLE, 'Database unavailable')
   }
+  sweepOnTraffic(event)
 })

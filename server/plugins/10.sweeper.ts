@@ -4,7 +4,7 @@
  */
 export default defineNitroPlugin((nitroApp) => {
   const seconds = useConfig().SWEEP_INTERVAL_SECONDS
-  if (!seconds || (!import.meta.dev && !['node-server', 'node-cluster', 'node'].includes(String(import.meta.preset ?? '')))) return
+  if (!seconds || !isLongRunningPreset()) return
   let running = false
   const run = async () => {
     if (running) return

@@ -45,7 +45,7 @@ export type AppConfig = z.infer<typeof configSchema>
 let cached: AppConfig | undefined
 
 /** Presets that run as one long-lived process with a disk that outlives a request. */
-const LONG_RUNNING_PRESETS = new Set(['node-server', 'node-cluster', 'node', 'nitro-dev', 'nitro-prerender'])
+export const LONG_RUNNING_PRESETS = new Set(['node-server', 'node-cluster', 'node', 'nitro-dev', 'nitro-prerender'])
 
 /**
  * Names of the variables that are missing or invalid, with the reason, or the parsed config.

@@ -1,4 +1,5 @@
 import { and, asc, isNotNull, isNull, lt, eq } from 'drizzle-orm'
+import type { H3Event } from 'h3'
 import { revokedTokens, uploads } from '../../db/schema'
 
 export interface SweepReport {
@@ -34,4 +35,22 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
 
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now))
   return { staleRemoved: stale.length, deletionsRetried, leftovers, derived: backlog.length }
+}
+
+let lastOpportunisticSweep = 0
+
+/**
+ * Serverless presets have no timer and Nitro's scheduled tasks do not become Vercel or Netlify
+ * cron jobs, so there the sweeper rides on traffic: at most once per interval per instance, after
+ * the answer is sent (`waitUntil`). Long-running servers use the timer in plugins/10.sweeper.ts.
+ */
+export function sweepOnTraffic(event: H3Event): void {
+  const seconds = useConfig().SWEEP_INTERVAL_SECONDS
+  if (!seconds || isLongRunningPreset() || Date.now() - lastOpportunisticSweep < seconds * 1000) return
+  lastOpportunisticSweep = Date.now()
+  event.waitUntil(sweep().catch(error => console.error('[sweep] failed:', error instanceof Error ? error.message : error)))
+}
+
+export function isLongRunningPreset(): boolean {
+  return import.meta.dev || LONG_RUNNING_PRESETS.has(String(import.meta.preset ?? ''))
 }
