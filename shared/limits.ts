@@ -4,6 +4,8 @@ export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
 export const PART_SIZE_BYTES = 10 * 1024 * 1024
 /** JSON request bodies above this are refused unread. */
 export const JSON_BODY_MAX_BYTES = 64 * 1024
+/** A video's poster frame, captured in the browser and sent as a JPEG. */
+export const POSTER_MAX_BYTES = 2 * 1024 * 1024
 /** Upper bound of the event's own size limit. */
 export const MAX_FILE_SIZE_LIMIT = 10 * 1024 * 1024 * 1024
 

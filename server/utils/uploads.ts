@@ -119,7 +119,7 @@ export async function refreshUpload(id: string, partNumbers?: number[]) {
  * refuses leaves a pending deletion, which the sweeper retries.
  */
 async function discard(row: UploadRow) {
-  await deleteObjectOrRetryLater(row.storageKey, row.multipartUploadId)
+  for (const key of ownedKeys(row)) await deleteObjectOrRetryLater(key, key === row.storageKey ? row.multipartUploadId : null)
   await useDb().delete(uploads).where(eq(uploads.id, row.id))
 }
 
@@ -171,10 +171,11 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
     })
   }
 
+  const posterKey = await acceptPoster(row)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', confirmedAt: now, updatedAt: now })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, confirmedAt: now, updatedAt: now })
     .where(and(eq(uploads.id, id), isNull(uploads.confirmedAt)))
     .returning()
   if (!confirmed) {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { guestText } from './common'
-import type { MediaKind } from '../limits'
+import { POSTER_MAX_BYTES, type MediaKind } from '../limits'
 
 export const initUploadSchema = z.strictObject({
   fileName: guestText(255, 1),
@@ -17,6 +17,12 @@ export type InitUploadBody = z.infer<typeof initUploadSchema>
 
 export const refreshUploadSchema = z.strictObject({
   partNumbers: z.array(z.number().int().min(1).max(10000)).min(1).max(10000).optional(),
+})
+
+/** A poster frame for a video, sent before its confirm (a JPEG the upload page drew from the video). */
+export const posterUploadSchema = z.strictObject({
+  contentType: z.literal('image/jpeg'),
+  size: z.number().int().positive().max(POSTER_MAX_BYTES),
 })
 
 /** Confirm and abort take no fields: `{}` or nothing. */

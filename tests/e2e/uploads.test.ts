@@ -218,6 +218,42 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect([refresh.status, refresh.body.data.code]).toEqual([409, 'ALREADY_CONFIRMED'])
   })
 
+  it('a video may carry a poster frame sent before confirm; it becomes the gallery thumbnail', async () => {
+    const video = mp4(4096)
+    const poster = await jpeg(64, 36)
+    const created = (await init({ fileName: 'v.mp4', contentType: 'video/mp4', size: video.length, durationSec: 2 })).body
+    const signed = await api(server.url, `/api/uploads/${created.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: poster.length } })
+    expect(signed.status).toBe(200)
+    expect(signed.body.upload).toMatchObject({ type: 'single', method: 'PUT', headers: { 'content-type': 'image/jpeg' } })
+    expect((await putBytes(signed.body.upload.url, poster, signed.body.upload.headers)).status).toBe(200)
+    expect((await putBytes(created.upload.url, video, created.upload.headers)).status).toBe(200)
+    expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).body.status).toBe('approved')
+
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === created.id)
+    expect(item.kind).toBe('video')
+    expect(item.thumbUrl).toMatch(/-poster\.jpg$/)
+    expect((await probe.read(keyOfUrl(signed.body.upload.url))).equals(poster)).toBe(true)
+
+    const late = await api(server.url, `/api/uploads/${created.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: 10 } })
+    expect([late.status, late.body.data.code]).toEqual([409, 'ALREADY_CONFIRMED'])
+    const photo = (await init({ contentType: 'image/jpeg', size: 100 })).body
+    expect((await api(server.url, `/api/uploads/${photo.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: 10 } })).body.data.code).toBe('NOT_ELIGIBLE')
+    expect((await api(server.url, `/api/uploads/${photo.id}/poster`, { method: 'POST', json: { contentType: 'image/png', size: 10 } })).status).toBe(400)
+    expect((await api(server.url, `/api/uploads/${photo.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: 3 * 1024 * 1024 } })).status).toBe(400)
+  })
+
+  it('a poster that is not a JPEG is dropped at confirm and the video keeps no thumbnail', async () => {
+    const video = mp4(4096)
+    const created = (await init({ fileName: 'v.mp4', contentType: 'video/mp4', size: video.length, durationSec: 2 })).body
+    const signed = (await api(server.url, `/api/uploads/${created.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: html.length } })).body
+    await putBytes(signed.upload.url, html, signed.upload.headers)
+    await putBytes(created.upload.url, video, created.upload.headers)
+    expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(200)
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === created.id)
+    expect(item.thumbUrl).toBeNull()
+    expect(await probe.exists(keyOfUrl(signed.upload.url))).toBe(false)
+  })
+
   it('unknown and malformed ids are 404 on confirm, abort and refresh', async () => {
     for (const action of ['confirm', 'abort', 'refresh']) {
       expect((await api(server.url, `/api/uploads/nope123/${action}`, { method: 'POST' })).body.data.code).toBe('NOT_FOUND')
