@@ -34,12 +34,6 @@ export interface AdminEventConfig {
   updatedAt: string
 }
 
-export interface PublicEventInfo {
-  coupleNames: string
-  eventDate: string | null
-  maxFileSizeBytes: number
-  allowVideos: boolean
-  maxVideoDurationSec: number
-  moderation: 'pre' | 'post'
+export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt'> & {
   cover: { id: string, url: string, thumbUrl: string | null } | null
 }
