@@ -4,7 +4,8 @@ import { api, login } from '../helpers/http'
 import { startS3, type TestS3 } from '../helpers/s3'
 import { startServer, type TestServer } from '../helpers/server'
 import { jpeg, mp4 } from '../helpers/fixtures'
-import { putBytes } from '../helpers/uploads'
+import { keyOfUrl, putBytes } from '../helpers/uploads'
+import { s3Probe } from '../helpers/storage'
 
 async function countUploads(server: TestServer) {
   const db = createClient({ url: `file:${server.dbPath}` })
@@ -112,4 +113,44 @@ describe('graceful shutdown', () => {
       await again.stop()
     }
   })
+})
+
+describe('deleting bytes while storage is down', () => {
+  it('the record goes at once, the bytes are queued, and the sweeper removes them when storage is back', async () => {
+    let s3 = await startS3()
+    const server = await startServer({ ...s3.env, SWEEP_INTERVAL_SECONDS: '1' })
+    try {
+      const cookie = await login(server.url)
+      const bytes = await jpeg()
+      const created = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: bytes.length } })).body
+      await putBytes(created.upload.url, bytes, created.upload.headers)
+      expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(200)
+      const key = keyOfUrl(created.upload.url)
+
+      await s3.stop()
+      const deleted = await api(server.url, `/api/admin/uploads/${created.id}`, { method: 'DELETE', cookie })
+      expect(deleted.status).toBe(200)
+      expect(deleted.body).toEqual({ id: created.id, deleted: true })
+      const db = createClient({ url: `file:${server.dbPath}` })
+      const queued = (await db.execute('SELECT key FROM pending_deletions')).rows.map(row => String(row.key))
+      expect(queued).toContain(key)
+
+      s3 = await startS3({ port: s3.port, directory: s3.directory })
+      expect(await s3Probe(s3).exists(key)).toBe(true)
+      // The first retry waits a minute; make it due now instead of waiting.
+      await db.execute('UPDATE pending_deletions SET next_attempt_at = 0')
+      let left = queued.length
+      for (let i = 0; i < 60 && left > 0; i++) {
+        await new Promise(resolve => setTimeout(resolve, 100))
+        left = Number((await db.execute('SELECT count(*) FROM pending_deletions')).rows[0]![0])
+      }
+      db.close()
+      expect(left).toBe(0)
+      expect(await s3Probe(s3).exists(key)).toBe(false)
+    }
+    finally {
+      await server.stop()
+      await s3.stop()
+    }
+  }, 30_000)
 })
