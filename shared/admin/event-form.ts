@@ -1,5 +1,11 @@
 import type { z } from 'zod'
-import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '../shared/schemas/event'
+import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '../schemas/event'
+
+/*
+ * The admin's configuration form, on top of the shared eventPatchSchema. It sits in shared/ rather
+ * than utils/ because it needs the schema at run time: Nuxt's server build keeps shared/ modules
+ * as their own externals and cannot follow a relative import into shared/ from app code.
+ */
 
 export const BYTES_PER_MB = 1024 * 1024
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AdminEventConfig } from '../../shared/schemas/event'
-import { eventPatchOf, formValuesOf, validateEventPatch } from '../../utils/admin-event-form'
+import { eventPatchOf, formValuesOf, validateEventPatch } from '../../shared/admin/event-form'
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
