@@ -138,9 +138,10 @@ export const adminPtBR = {
     selected: (count: number) => `${count} ${plural(count, 'selecionado', 'selecionados')}`,
     selectAll: 'Selecionar todos',
     clear: 'Limpar seleção',
-    approve: 'Aprovar selecionados',
-    reject: 'Recusar selecionados',
-    delete: 'Excluir selecionados',
+    // Short: the bar already says how many are selected.
+    approve: 'Aprovar',
+    reject: 'Recusar',
+    delete: 'Excluir',
   },
 
   confirm: {

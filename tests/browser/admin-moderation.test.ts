@@ -63,6 +63,36 @@ describe('admin moderation (browser)', () => {
     await page.locator('[data-testid=pending-count]', { hasText: '1' }).waitFor({ timeout: REFRESH_WAIT })
   })
 
+  it('a hidden tab stops asking the server, and catches up as soon as it is shown again', async () => {
+    await showQueue()
+    const calls: string[] = []
+    const count = (request: { url: () => string }) => {
+      const path = new URL(request.url()).pathname
+      if (path === '/api/admin/uploads' || path === '/api/admin/stats') calls.push(path)
+    }
+    const setVisibility = (state: 'hidden' | 'visible') => page.evaluate((value) => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value })
+      document.dispatchEvent(new Event('visibilitychange'))
+    }, state)
+    page.on('request', count)
+    try {
+      await setVisibility('hidden')
+      await page.waitForTimeout(100)
+      calls.length = 0
+      const upload = await seedPhoto(server.url, { author: 'Enquanto escondida' })
+      await page.waitForTimeout(7000)
+      expect(calls).toEqual([])
+      expect(await card(upload.id).count()).toBe(0)
+
+      await setVisibility('visible')
+      await card(upload.id).waitFor({ timeout: 2000 })
+      expect(calls).toContain('/api/admin/uploads')
+    }
+    finally {
+      page.off('request', count)
+    }
+  })
+
   it('approving takes an upload out of the queue and into the public gallery', async () => {
     const upload = await seedPhoto(server.url, { author: 'Aprovada' })
     await showQueue()
