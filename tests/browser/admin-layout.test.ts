@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, screenshot, VIEWPORTS } from '../helpers/admin-browser'
+import { launchChromium, loginThroughForm, openWatchedPage, screenshot, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/admin-browser'
 import { api, login } from '../helpers/http'
 import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../helpers/seed'
 import { startServer, type TestServer } from '../helpers/server'
@@ -64,6 +64,9 @@ describe('admin layout at tablet and laptop sizes (browser)', () => {
         await page.locator('[data-testid=login]').waitFor()
         expect(await layoutProblems(page)).toEqual([])
         await screenshot(page, `admin-login-${name}`)
+        await loginThroughForm(page, 'admin@example.com', 'not the password')
+        await page.locator('[data-testid=login-error]').waitFor({ state: 'visible' })
+        await screenshot(page, `admin-login-error-${name}`)
 
         await loginThroughForm(page)
         await page.waitForURL(url => url.pathname === '/admin')
@@ -74,6 +77,18 @@ describe('admin layout at tablet and laptop sizes (browser)', () => {
         await page.locator('[data-testid=admin-upload] [data-testid=select]').first().check()
         expect(await layoutProblems(page)).toEqual([])
         await screenshot(page, `admin-dashboard-${name}`)
+
+        // The preview and the delete confirmation, as a finger would meet them.
+        await page.locator('[data-testid=admin-upload][data-kind=photo] [data-testid=preview]').last().click()
+        await page.locator('[data-testid=preview-image]').waitFor()
+        await expect.poll(() => page.locator('[data-testid=preview-image]').evaluate(img => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0)
+        expect(await layoutProblems(page)).toEqual([])
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/admin-preview-${name}.png` })
+        await page.keyboard.press('Escape')
+        await page.locator('[data-testid=admin-upload] [data-testid=delete]').first().click()
+        await page.locator('[data-testid=confirm-dialog]').waitFor({ state: 'visible' })
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/admin-confirm-${name}.png` })
+        await page.locator('[data-testid=confirm-cancel]').click()
 
         await page.locator('[data-testid=tab-estatisticas]').click()
         await page.locator('[data-testid=hourly-bar]:not([data-count="0"])').first().waitFor()
