@@ -134,6 +134,28 @@ describe('admin moderation (browser)', () => {
     expect(await page.locator('[data-testid=bulk-approve]').count()).toBe(0)
   })
 
+  it('bulk reject and bulk delete act on the selection, "select all" selects the whole page', async () => {
+    await showQueue()
+    const [a, b] = [await seedPhoto(server.url, { author: 'Lote A' }), await seedPhoto(server.url, { author: 'Lote B' })]
+    await card(b.id).waitFor({ timeout: REFRESH_WAIT })
+    await card(a.id).waitFor()
+    await card(a.id).locator('[data-testid=select]').check()
+    await card(b.id).locator('[data-testid=select]').check()
+    await page.locator('[data-testid=bulk-reject]').click()
+    await card(a.id).waitFor({ state: 'detached' })
+    await card(b.id).waitFor({ state: 'detached' })
+    await expect.poll(async () => [await statusOf(a.id), await statusOf(b.id)]).toEqual(['rejected', 'rejected'])
+
+    await showQueue('?status=rejected')
+    await page.locator('[data-testid=select-all]').check()
+    const selected = await page.locator('[data-testid=admin-upload]').count()
+    expect(await page.locator('[data-testid=bulk-bar]').textContent()).toContain(`${selected} selecionado`)
+    await page.locator('[data-testid=bulk-delete]').click()
+    await page.locator('[data-testid=confirm-dialog]').locator('[data-testid=confirm]').click()
+    await page.locator('[data-testid=list-empty]').waitFor()
+    for (const { id } of [a, b]) await expect.poll(async () => (await adminRecord(server.url, cookie, id)).status).toBe(404)
+  })
+
   it('delete asks first, and only a confirmed delete removes the upload', async () => {
     const upload = await seedPhoto(server.url, { author: 'Apagar' })
     await showQueue()
