@@ -24,6 +24,12 @@ export default defineNuxtConfig({
   // Top-level pages/components/composables (no app/ folder), as the project layout says.
   srcDir: '.',
   serverDir: 'server',
+  // The admin pages render in the browser only: the server never builds admin markup, so an
+  // unauthenticated request gets an empty shell, never admin data.
+  routeRules: {
+    '/admin': { ssr: false },
+    '/admin/**': { ssr: false },
+  },
   compatibilityDate: '2026-11-01',
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can

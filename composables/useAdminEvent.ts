@@ -1,0 +1,61 @@
+import type { AdminEventConfig, EventPatch, PublicEventInfo } from '~~/shared/schemas/event'
+import { toAdminApiError, type AdminApiError } from './useAdminApi'
+
+/** The event configuration (admin view) and the cover as guests see it. */
+export function useAdminEvent() {
+  const api = useAdminApi()
+  const config = ref<AdminEventConfig | null>(null)
+  const cover = ref<PublicEventInfo['cover']>(null)
+  const loadError = ref<string | null>(null)
+
+  async function load() {
+    try {
+      // The admin view names the cover's id; the public one says where its image is.
+      const [admin, info] = await Promise.all([
+        api<AdminEventConfig>('/api/admin/event'),
+        $fetch<PublicEventInfo>('/api/event', { retry: 0 }),
+      ])
+      config.value = admin
+      cover.value = info.cover
+      loadError.value = null
+    }
+    catch (error) {
+      loadError.value = toAdminApiError(error).message
+    }
+  }
+
+  async function refreshCover() {
+    try {
+      cover.value = (await $fetch<PublicEventInfo>('/api/event', { retry: 0 })).cover
+    }
+    catch {
+      // The configuration is right either way; the picture shows on the next load.
+    }
+  }
+
+  /** Saves a validated patch; a refusal comes back as the AdminApiError (with `data.issues`). */
+  async function save(patch: EventPatch): Promise<AdminEventConfig> {
+    const saved = await api<AdminEventConfig>('/api/admin/event', { method: 'PATCH', body: patch })
+    config.value = saved
+    return saved
+  }
+
+  async function clearCover(): Promise<AdminApiError | null> {
+    try {
+      config.value = await api<AdminEventConfig>('/api/admin/event/cover', { method: 'DELETE' })
+      cover.value = null
+      return null
+    }
+    catch (error) {
+      return toAdminApiError(error)
+    }
+  }
+
+  /** A cover set from the moderation list. */
+  function coverChanged(next: AdminEventConfig) {
+    config.value = next
+    void refreshCover()
+  }
+
+  return { config, cover, loadError, load, save, clearCover, coverChanged }
+}

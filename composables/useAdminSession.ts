@@ -1,0 +1,51 @@
+import { toAdminApiError } from './useAdminApi'
+
+/** The signed-in admin's email, once known in this tab (null: unknown or signed out). */
+export function useAdminSessionState() {
+  return useState<string | null>('admin-email', () => null)
+}
+
+/** Who is signed in, and signing in and out. */
+export function useAdminSession() {
+  const email = useAdminSessionState()
+
+  /** Asks the server; true when the cookie holds a valid session. */
+  async function check(): Promise<boolean> {
+    try {
+      const me = await $fetch<{ email: string }>('/api/admin/me', { retry: 0 })
+      email.value = me.email
+      return true
+    }
+    catch (error) {
+      const failure = toAdminApiError(error)
+      email.value = null
+      if (failure.unauthenticated) return false
+      throw failure
+    }
+  }
+
+  /** Throws an AdminApiError (INVALID_CREDENTIALS, RATE_LIMITED with retryAfter, …) on failure. */
+  async function login(credentials: { email: string, password: string }): Promise<void> {
+    try {
+      const me = await $fetch<{ email: string }>('/api/admin/login', { method: 'POST', body: credentials, retry: 0 })
+      email.value = me.email
+    }
+    catch (error) {
+      throw toAdminApiError(error)
+    }
+  }
+
+  async function logout(): Promise<void> {
+    try {
+      await $fetch('/api/admin/logout', { method: 'POST', retry: 0 })
+    }
+    catch (error) {
+      const failure = toAdminApiError(error)
+      // A session that already ended is as logged out as it gets.
+      if (!failure.unauthenticated) throw failure
+    }
+    email.value = null
+  }
+
+  return { email, check, login, logout }
+}

@@ -1,0 +1,78 @@
+import type { z } from 'zod'
+import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '../schemas/event'
+
+/*
+ * The admin's configuration form, on top of the shared eventPatchSchema. It sits in shared/ rather
+ * than utils/ because it needs the schema at run time: Nuxt's server build keeps shared/ modules
+ * as their own externals and cannot follow a relative import into shared/ from app code.
+ */
+
+export const BYTES_PER_MB = 1024 * 1024
+
+/** What the configuration form edits: the size limit in MB (as typed), the date as the date input gives it. */
+export interface EventFormValues {
+  coupleNames: string
+  eventDate: string
+  maxFileSizeMb: number | string
+  allowVideos: boolean
+  maxVideoDurationSec: number | string
+  moderation: 'pre' | 'post'
+}
+
+export type EventField = keyof NonNullable<EventPatch>
+
+/** The form's starting values for a configuration. */
+export function formValuesOf(config: AdminEventConfig): EventFormValues {
+  return {
+    coupleNames: config.coupleNames,
+    eventDate: config.eventDate ?? '',
+    maxFileSizeMb: Math.round((config.maxFileSizeBytes / BYTES_PER_MB) * 1000) / 1000,
+    allowVideos: config.allowVideos,
+    maxVideoDurationSec: config.maxVideoDurationSec,
+    moderation: config.moderation,
+  }
+}
+
+/** A number input's value (an empty or half-typed one is NaN, which the schema refuses). */
+function toNumber(value: number | string): number {
+  if (typeof value === 'number') return value
+  return value.trim() === '' ? Number.NaN : Number(value.replace(',', '.'))
+}
+
+/**
+ * The PATCH body: only the fields that differ from the saved configuration, in the API's units
+ * (MB typed by the admin become whole bytes).
+ */
+export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): Record<string, unknown> {
+  const mb = toNumber(values.maxFileSizeMb)
+  const candidate: Record<EventField, unknown> = {
+    coupleNames: values.coupleNames,
+    eventDate: values.eventDate === '' ? null : values.eventDate,
+    maxFileSizeBytes: Number.isFinite(mb) ? Math.round(mb * BYTES_PER_MB) : mb,
+    allowVideos: values.allowVideos,
+    maxVideoDurationSec: toNumber(values.maxVideoDurationSec),
+    moderation: values.moderation,
+  }
+  const patch: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(candidate) as [EventField, unknown][]) {
+    if (!Object.is(value, saved[field])) patch[field] = value
+  }
+  return patch
+}
+
+/** Validator issues (zod's own, or the server's `data.issues`) grouped by the field they name. */
+export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[] }[]): Partial<Record<string, true>> {
+  const fields: Partial<Record<string, true>> = {}
+  for (const issue of issues) fields[issue.path.length > 0 ? String(issue.path[0]) : 'form'] = true
+  return fields
+}
+
+/**
+ * Checks the body with the very schema the server applies. Returns the fields in error, or
+ * none when the body would be accepted.
+ */
+export function validateEventPatch(patch: Record<string, unknown>): { ok: true, data: EventPatch } | { ok: false, fields: Partial<Record<string, true>> } {
+  const result = eventPatchSchema.safeParse(patch)
+  if (result.success) return { ok: true, data: result.data }
+  return { ok: false, fields: fieldErrorsOf((result.error as z.ZodError).issues) }
+}

@@ -1,0 +1,262 @@
+/**
+ * Every text of the admin pages (/admin/login, /admin), in Brazilian Portuguese. The guest pages
+ * have their own file; a second language for the admin is a second file of the same shape
+ * (`AdminMessages`), and components never hold a sentence of their own.
+ */
+import type { ErrorCode } from '../errors'
+
+const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
+const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 })
+
+/** Bytes in binary units, labelled the way phones and the upload page show them ("3,2 MB"). */
+export function formatAdminBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${unit === 0 ? integer.format(value) : decimal.format(value)} ${units[unit]}`
+}
+
+/** "1:05" for a video's length. */
+export function formatClock(seconds: number): string {
+  const total = Math.round(seconds)
+  const minutes = Math.floor(total / 60)
+  return `${minutes}:${String(total % 60).padStart(2, '0')}`
+}
+
+/** "22/11, 18:04" in the browser's own time zone: when a guest sent something during the party. */
+export function formatDateTime(iso: string): string {
+  return new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso))
+}
+
+/** "18h" for one bar of the uploads-per-hour chart. */
+export function formatHour(iso: string): string {
+  return `${new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', hourCycle: 'h23' }).format(new Date(iso))}h`
+}
+
+/** "há 3 min", "há 2 h", or the date when older than a day. */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
+  if (seconds < 60) return 'agora mesmo'
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `há ${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `há ${hours} h`
+  return formatDateTime(iso)
+}
+
+/** "30 segundos", "2 minutos", "1 min 30 s". */
+export function formatWait(seconds: number): string {
+  const minutes = Math.floor(seconds / 60)
+  const rest = seconds % 60
+  if (minutes === 0) return seconds === 1 ? '1 segundo' : `${seconds} segundos`
+  if (rest === 0) return minutes === 1 ? '1 minuto' : `${minutes} minutos`
+  return `${minutes} min ${rest} s`
+}
+
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many)
+
+export const adminPtBR = {
+  locale: 'pt-BR',
+  appName: 'Painel do casal',
+
+  login: {
+    title: 'Entrar no painel',
+    intro: 'Acesso restrito a quem organiza o evento.',
+    email: 'E-mail',
+    password: 'Senha',
+    submit: 'Entrar',
+    submitting: 'Entrando…',
+    missingFields: 'Informe o e-mail e a senha.',
+    invalidCredentials: 'E-mail ou senha incorretos.',
+    rateLimited: (wait: string) => `Muitas tentativas erradas. Tente de novo em ${wait}.`,
+    sessionEnded: 'Sua sessão terminou. Entre de novo para continuar.',
+  },
+
+  nav: {
+    label: 'Seções do painel',
+    moderation: 'Moderação',
+    stats: 'Estatísticas',
+    event: 'Evento',
+    logout: 'Sair',
+    loggingOut: 'Saindo…',
+    signedInAs: (email: string) => `Conectado como ${email}`,
+  },
+
+  filters: {
+    label: 'Filtros',
+    status: 'Situação',
+    kind: 'Tipo',
+    search: 'Buscar por nome ou mensagem',
+    searchPlaceholder: 'Buscar…',
+    statuses: { pending: 'Pendentes', approved: 'Aprovados', rejected: 'Recusados', all: 'Todos' },
+    kinds: { all: 'Fotos e vídeos', photo: 'Só fotos', video: 'Só vídeos' },
+  },
+
+  list: {
+    loading: 'Carregando…',
+    loadMore: 'Carregar mais',
+    showing: (shown: number, total: number) => `${shown} de ${total}`,
+    emptyPending: 'Nada esperando aprovação. Novos envios aparecem aqui sozinhos.',
+    empty: 'Nenhum envio encontrado com esses filtros.',
+    loadFailed: 'Não foi possível carregar os envios.',
+    retry: 'Tentar de novo',
+    shortcuts: 'Atalhos: j/k ou setas movem, a aprova, r recusa.',
+  },
+
+  status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<'pending' | 'approved' | 'rejected', string>,
+
+  upload: {
+    anonymous: 'Sem nome',
+    noMessage: 'Sem mensagem',
+    photo: 'Foto',
+    video: 'Vídeo',
+    select: 'Selecionar',
+    preview: (author: string) => `Ver em tamanho grande: envio de ${author}`,
+    approve: 'Aprovar',
+    reject: 'Recusar',
+    delete: 'Excluir',
+    setCover: 'Capa',
+    setCoverLong: 'Usar como capa do evento',
+    isCover: 'Capa atual',
+    coverNotEligible: 'Só uma foto aprovada pode ser a capa.',
+    edit: 'Editar',
+    save: 'Salvar',
+    cancel: 'Cancelar',
+    author: 'Nome',
+    message: 'Mensagem',
+    sentAt: (when: string) => `Enviado ${when}`,
+    noPoster: 'Vídeo sem prévia',
+    openOriginal: 'Abrir o original',
+    closePreview: 'Fechar',
+  },
+
+  bulk: {
+    selected: (count: number) => `${count} ${plural(count, 'selecionado', 'selecionados')}`,
+    selectAll: 'Selecionar todos',
+    clear: 'Limpar seleção',
+    // Short: the bar already says how many are selected.
+    approve: 'Aprovar',
+    reject: 'Recusar',
+    delete: 'Excluir',
+  },
+
+  confirm: {
+    deleteOneTitle: 'Excluir este envio?',
+    deleteManyTitle: (count: number) => `Excluir ${count} ${plural(count, 'envio', 'envios')}?`,
+    deleteBody: 'O arquivo é apagado para sempre e some da galeria. Isso não pode ser desfeito.',
+    confirmDelete: 'Excluir',
+    cancel: 'Cancelar',
+  },
+
+  feedback: {
+    approved: 'Aprovado.',
+    rejected: 'Recusado.',
+    deleted: 'Excluído.',
+    coverSet: 'Capa atualizada.',
+    coverCleared: 'Capa removida.',
+    edited: 'Alterações salvas.',
+    bulkDone: (count: number) => `${count} ${plural(count, 'envio atualizado', 'envios atualizados')}.`,
+    bulkNotFound: (count: number) => `${count} ${plural(count, 'envio já não existia', 'envios já não existiam')}.`,
+    undone: (what: string) => `${what} Nada foi alterado.`,
+    dismiss: 'Fechar aviso',
+  },
+
+  stats: {
+    title: 'Estatísticas',
+    total: 'Envios',
+    pending: 'Pendentes',
+    approved: 'Aprovados',
+    rejected: 'Recusados',
+    photos: 'Fotos',
+    videos: 'Vídeos',
+    totalBytes: 'Espaço usado',
+    lastUpload: 'Último envio',
+    never: 'nenhum ainda',
+    perHourTitle: 'Envios por hora',
+    perHourEmpty: 'O gráfico aparece com os primeiros envios.',
+    perHourBar: (hour: string, count: number) => `${hour}: ${count} ${plural(count, 'envio', 'envios')}`,
+    loadFailed: 'Não foi possível carregar as estatísticas.',
+  },
+
+  event: {
+    title: 'Configuração do evento',
+    coupleNames: 'Nomes do casal',
+    coupleNamesHint: 'Aparecem no topo da página inicial.',
+    eventDate: 'Data do evento',
+    eventDateHint: 'Deixe em branco se ainda não tiver data.',
+    maxFileSize: 'Tamanho máximo por arquivo (MB)',
+    maxFileSizeHint: 'Arquivos maiores são recusados antes do envio. Até 10.240 MB (10 GB).',
+    allowVideos: 'Aceitar vídeos',
+    maxVideoDuration: 'Duração máxima de vídeo (segundos)',
+    maxVideoDurationHint: (seconds: number) => `Hoje: ${formatClock(seconds)} (até 7.200 segundos, 2 horas).`,
+    moderation: 'Moderação',
+    moderationPost: 'Pós-moderação: aparece na galeria na hora; você pode recusar depois.',
+    moderationPre: 'Pré-moderação: só aparece na galeria depois que você aprovar.',
+    save: 'Salvar configuração',
+    saving: 'Salvando…',
+    saved: 'Configuração salva.',
+    unchanged: 'Nada foi alterado.',
+    fixErrors: 'Corrija os campos marcados.',
+    loadFailed: 'Não foi possível carregar a configuração.',
+    errors: {
+      coupleNames: 'Informe os nomes do casal (até 120 caracteres).',
+      eventDate: 'Informe uma data válida ou deixe em branco.',
+      maxFileSizeBytes: 'Informe um tamanho maior que zero e de no máximo 10.240 MB.',
+      allowVideos: 'Valor inválido.',
+      maxVideoDurationSec: 'Informe um número inteiro de segundos entre 1 e 7.200.',
+      moderation: 'Escolha um modo de moderação.',
+      other: 'Valor inválido.',
+    } as Record<string, string>,
+  },
+
+  cover: {
+    title: 'Capa',
+    none: 'Nenhuma capa definida. Escolha uma foto aprovada na moderação com “Usar como capa”.',
+    alt: 'Foto de capa do evento',
+    clear: 'Remover capa',
+  },
+
+  share: {
+    title: 'QR code e exportação',
+    intro: 'O QR code leva os convidados direto para a página de envio.',
+    png: 'QR code (PNG)',
+    svg: 'QR code (SVG)',
+    pdf: 'Cartão para imprimir (PDF)',
+    exportZip: 'Baixar todas as fotos aprovadas (ZIP)',
+    exportHint: 'Os originais aprovados, com uma lista de autores e mensagens.',
+  },
+
+  errors: {
+    network: 'Sem conexão com o servidor. Verifique a internet e tente de novo.',
+    generic: 'Algo deu errado. Tente de novo.',
+    byCode: {
+      INVALID_REQUEST: 'Algum dado enviado é inválido.',
+      UNAUTHENTICATED: 'Sua sessão terminou. Entre de novo.',
+      INVALID_CREDENTIALS: 'E-mail ou senha incorretos.',
+      FORBIDDEN_ORIGIN: 'Pedido recusado por segurança. Recarregue a página.',
+      NOT_FOUND: 'Esse envio não existe mais.',
+      NOT_ELIGIBLE: 'Só uma foto aprovada pode ser a capa.',
+      RATE_LIMITED: 'Muitos pedidos seguidos. Espere um pouco.',
+      STORAGE_UNAVAILABLE: 'O armazenamento de arquivos está fora do ar. Tente de novo em instantes.',
+      DATABASE_UNAVAILABLE: 'O banco de dados está ocupado. Tente de novo em instantes.',
+    } as Partial<Record<ErrorCode, string>>,
+    actionFailed: (action: string, reason: string) => `Não foi possível ${action}: ${reason}`,
+    actions: {
+      approve: 'aprovar',
+      reject: 'recusar',
+      delete: 'excluir',
+      setCover: 'definir a capa',
+      clearCover: 'remover a capa',
+      edit: 'salvar a edição',
+      bulk: 'aplicar a ação em lote',
+      saveEvent: 'salvar a configuração',
+      logout: 'sair',
+    },
+  },
+}
+
+export type AdminMessages = typeof adminPtBR
