@@ -1,4 +1,4 @@
-import type { MediaKind } from '../shared/limits'
+import type { MediaKind } from '~~/shared/limits'
 
 const SIZE = 112
 

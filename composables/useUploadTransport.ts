@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../shared/errors'
+import type { ErrorCode } from '~~/shared/errors'
 
 /**
  * The network half of the upload queue: JSON calls to the upload API, byte uploads with real

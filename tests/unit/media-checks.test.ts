@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkMediaFile, contentTypeOf } from '../../composables/useMediaChecks'
+import { checkMediaFile, contentTypeOf } from '../../shared/media/checks'
 
 const clip = readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4'))
 const limits = { maxFileSizeBytes: 10_000_000, allowVideos: true, maxVideoDurationSec: 300 }
