@@ -38,6 +38,7 @@ const plural = (count: number, one: string, many: string) => (count === 1 ? one 
 
 export const ptBR = {
   locale: 'pt-BR',
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
   siteTitle: 'Fotos do casamento',
   home: {
     title: (names: string) => (names ? `${names}` : 'Nosso casamento'),
