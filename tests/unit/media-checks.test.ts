@@ -3,9 +3,9 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkMediaFile, contentTypeOf } from '../../shared/media/checks'
 
-const clip = readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4'))
+const clip = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4')))
 const limits = { maxFileSizeBytes: 10_000_000, allowVideos: true, maxVideoDurationSec: 300 }
-const file = (name: string, type: string, bytes: Uint8Array | number = 10) =>
+const file = (name: string, type: string, bytes: Uint8Array<ArrayBuffer> | number = 10) =>
   new File([typeof bytes === 'number' ? new Uint8Array(bytes) : bytes], name, { type })
 
 describe('contentTypeOf', () => {

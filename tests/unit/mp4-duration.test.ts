@@ -3,10 +3,10 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { blobReader, readMp4Duration } from '../../shared/media/mp4-duration'
 
-const clip = readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4'))
-const duration = (bytes: Uint8Array) => readMp4Duration(blobReader(new Blob([bytes])), bytes.length)
+const clip = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4')))
+const duration = (bytes: Uint8Array<ArrayBuffer>) => readMp4Duration(blobReader(new Blob([bytes])), bytes.length)
 
-function box(type: string, body: Uint8Array): Uint8Array {
+function box(type: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(8 + body.length)
   new DataView(out.buffer).setUint32(0, out.length)
   out.set(new TextEncoder().encode(type), 4)
@@ -14,7 +14,7 @@ function box(type: string, body: Uint8Array): Uint8Array {
   return out
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let offset = 0
   for (const part of parts) {
