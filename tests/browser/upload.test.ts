@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
 import { startServer, type TestServer } from '../helpers/server'
-import { launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
 import { setCover, uploadRows } from './support/db'
 import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from './support/media'
 import { startProxy, type TestProxy } from './support/proxy'
@@ -78,6 +78,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     })
     // ~25 MiB/s: fast, but slow enough that progress is seen between 0 and 100.
     proxy.setThrottle(25 * MiB)
+    await screenshot(page, 'enviar-phone-empty')
 
     await page.setInputFiles('input[type=file]', [photo1, photo2, video])
     await until(async () => (await rows(page).count()) === 3, 15_000, 'three rows')
@@ -85,6 +86,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.fill('[name=author]', 'Tia Maria')
     await page.fill('[name=message]', 'Felicidades aos noivos!')
     await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 3, 15_000, 'thumbnails')
+    await page.evaluate(() => window.scrollTo(0, 0))
     await screenshot(page, 'enviar-phone-picked')
 
     // Every value the video's progress element shows on the way, sampled in the page.
@@ -286,6 +288,26 @@ describe('guest upload page /enviar (phone, real server)', () => {
     finally {
       await setEvent({ maxVideoDurationSec: 300, maxFileSizeBytes: 524288000, allowVideos: true })
     }
+  })
+
+  it('desktop: home with its cover, and /enviar during and after an upload', async () => {
+    context = await desktopContext(browser, proxy.url)
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.locator('[data-testid=cover]').waitFor()
+    await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
+    await screenshot(page, 'home-desktop')
+    await page.click('text=Enviar fotos e vídeos')
+    await page.locator('main[data-ready]').waitFor()
+    await screenshot(page, 'enviar-desktop-empty')
+    proxy.setThrottle(8 * MiB)
+    await page.setInputFiles('input[type=file]', [photo1, video])
+    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 2, 15_000, 'thumbnails')
+    await page.click('[data-testid=send]')
+    await until(async () => Number(await rows(page).nth(1).locator('[data-progress]').getAttribute('data-progress')) > 30, 30_000, 'video on its way')
+    await screenshot(page, 'enviar-desktop-uploading')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+    await screenshot(page, 'enviar-desktop-done')
   })
 
   it('under pre-moderation says that photos appear after approval', async () => {
