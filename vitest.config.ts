@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      // Projects whose worker settings differ need their own group (unit, then e2e, then browser).
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
       {
         test: {
           name: 'e2e',
@@ -15,6 +16,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: each file starts its own server (and sometimes s3rver).
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -25,6 +27,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
