@@ -8,7 +8,7 @@ import { useMessages } from './useMessages'
 import { makeThumbnail } from './useThumbnail'
 import { useUploadStore, type UploadRecord } from './useUploadStore'
 import {
-  backoffDelay, HttpError, isAbort, isOffline, NetworkError, postJson, putBlob, sleep, waitForOnline,
+  backoffDelay, HttpError, isAbort, isOffline, NetworkError, postJson, putBlob, sleep, waitForOnline, wakeSleepers,
 } from './useUploadTransport'
 
 /** The row states the page shows (and tests read from `data-state`). */
@@ -474,13 +474,17 @@ function createQueue() {
     // The queue lives as long as the tab: these listeners are added once, never per page visit.
     window.addEventListener('online', () => {
       online.value = true
+      wakeSleepers()
       requeueFailed()
     })
     window.addEventListener('offline', () => {
       online.value = false
     })
+    // A phone unlocked: requests the system froze meanwhile are retried now, not after the back-off.
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') pump()
+      if (document.visibilityState !== 'visible') return
+      wakeSleepers()
+      pump()
     })
     void restore()
   }

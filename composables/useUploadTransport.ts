@@ -159,17 +159,33 @@ export function backoffDelay(attempt: number): number {
   return base / 2 + Math.random() * (base / 2)
 }
 
+/** Back-off waits in progress; `wakeSleepers` ends them early. */
+const sleepers = new Set<() => void>()
+
+/**
+ * Ends every back-off wait now: the page became visible again (a phone unlocked) or the
+ * network came back, so there is no reason to sit out the rest of a 30 s pause.
+ */
+export function wakeSleepers(): void {
+  for (const wake of [...sleepers]) wake()
+}
+
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError())
-    const timer = setTimeout(() => {
+    const done = () => {
+      clearTimeout(timer)
+      sleepers.delete(done)
       signal.removeEventListener('abort', onAbort)
       resolve()
-    }, ms)
+    }
+    const timer = setTimeout(done, ms)
     const onAbort = () => {
       clearTimeout(timer)
+      sleepers.delete(done)
       reject(abortError())
     }
+    sleepers.add(done)
     signal.addEventListener('abort', onAbort, { once: true })
   })
 }
