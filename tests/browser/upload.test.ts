@@ -57,6 +57,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
 
   afterEach(async () => {
     proxy?.setThrottle(0)
+    proxy?.hold(false)
     await context?.close()
     context = undefined
   })
@@ -175,16 +176,22 @@ describe('guest upload page /enviar (phone, real server)', () => {
     proxy.setThrottle(6 * MiB)
     await page.setInputFiles('input[type=file]', [video])
     await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Sem internet no meio')
     await page.click('[data-testid=send]')
     await until(() => storedParts() >= 2, 60_000, 'two parts stored')
 
     await context!.setOffline(true)
     await page.locator('[data-testid=upload-offline]').waitFor({ timeout: 10_000 })
+    // (Chromium lets bodies already on the wire finish; every new request fails while offline.)
+    await page.waitForTimeout(500)
+    const offlineFrom = proxy.seen.length
     const progressOffline = Number(await rows(page).locator('[data-progress]').getAttribute('data-progress'))
     await page.waitForTimeout(2500)
     expect(await states(page)).not.toEqual(['done'])
     const storedWhileOffline = storedParts()
     expect(storedWhileOffline).toBeLessThan(VIDEO_PARTS)
+    // Nothing reached the server while offline: the queue waited instead of burning retries.
+    expect(proxy.seen.slice(offlineFrom).filter(e => e.method === 'PUT')).toEqual([])
 
     await context!.setOffline(false)
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
@@ -198,8 +205,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const stored = new Map<number, number>()
     for (const e of mine) if (e.method === 'PUT' && e.part !== null && e.status === 200) stored.set(e.part, (stored.get(e.part) ?? 0) + 1)
     expect([...stored.entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
-    const rowsNow = await uploadRows(server.dbPath)
-    expect(rowsNow.filter(r => r.file_name === 'VID_0003.mp4' && r.status === 'approved')).toHaveLength(2)
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Sem internet no meio')
+    expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
+    expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
   })
 
   it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
@@ -213,9 +221,16 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.click('[data-testid=send]')
     await until(() => storedParts().length >= 2, 60_000, 'two parts stored')
 
-    await page.reload()
+    // Bodies still on their way are held, so none can finish behind the page's back while it reloads.
+    proxy.hold(true)
+    await page.waitForTimeout(300)
     const afterReload = proxy.seen.length
     const storedBefore = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === 200).map(e => e.part))
+    // A part whose body was wholly on its way may still be stored although the page never heard
+    // back: the page cannot know, so sending it again is right. Only these may appear twice.
+    const unanswered = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === null).map(e => e.part))
+    await page.reload()
+    proxy.hold(false)
     // Nothing clicked: the queue comes back from IndexedDB and goes on.
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     expect(await states(page)).toEqual(['done'])
@@ -231,9 +246,40 @@ describe('guest upload page /enviar (phone, real server)', () => {
     for (const part of storedBefore) expect(putAfter).not.toContain(part)
     const stored = new Map<number, number>()
     for (const e of storedParts()) stored.set(e.part!, (stored.get(e.part!) ?? 0) + 1)
-    expect([...stored.entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
+    for (let part = 1; part <= VIDEO_PARTS; part++) {
+      expect(stored.get(part), `part ${part}`).toBe(unanswered.has(part) ? stored.get(part) : 1)
+      expect(stored.get(part), `part ${part}`).toBeGreaterThanOrEqual(1)
+      expect(stored.get(part), `part ${part}`).toBeLessThanOrEqual(2)
+    }
 
     const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Depois do recarregar')
+    expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
+    expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
+  })
+
+  it('a failed part is retried on its own, with growing pauses, and the file still arrives whole', async () => {
+    const page = await openPage()
+    const before = proxy.seen.length
+    // Part 2: the connection drops once. Part 5: the storage answers 503 twice.
+    proxy.failParts([{ part: 2, fail: 'reset', times: 1 }, { part: 5, fail: 503, times: 2 }])
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Parte com falha')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
+    proxy.failParts([])
+
+    const puts = proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null)
+    const ofPart = (n: number) => puts.filter(e => e.part === n)
+    expect(ofPart(2).map(e => e.injected ?? false)).toEqual([true, false])
+    expect(ofPart(5).map(e => e.status)).toEqual([503, 503, 200])
+    // Exponential back-off: the second pause is longer than the first (jitter is at most half).
+    const [first, second, third] = ofPart(5).map(e => e.at)
+    expect(second! - first!).toBeGreaterThanOrEqual(400)
+    expect(third! - second!).toBeGreaterThanOrEqual(900)
+    // Only the failed parts were sent again.
+    for (const n of [1, 3, 4, 6, 7]) expect(ofPart(n).map(e => e.status)).toEqual([200])
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Parte com falha')
     expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
     expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
   })
