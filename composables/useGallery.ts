@@ -3,6 +3,8 @@ import type { GalleryItem, GalleryPage } from '~~/shared/schemas/gallery'
 export const GALLERY_PAGE_SIZE = 24
 /** How often page 1 is asked again, so new approvals appear without a reload. */
 export const GALLERY_POLL_MS = 10_000
+/** Signed URLs live an hour: an unchanged item still takes a fresh copy after this long. */
+const SIGNED_COPY_MAX_AGE_MS = 30 * 60_000
 const REQUEST_TIMEOUT_MS = 15_000
 
 /** The gallery's order: newest `createdAt` first, ties by id (as the API pages them). */
@@ -11,19 +13,38 @@ export function newestFirst(a: GalleryItem, b: GalleryItem): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0
 }
 
+const withoutQuery = (url: string | null) => url?.split('?')[0] ?? null
+
+/**
+ * Two copies of an item that show the same thing: same words, same media, even if the URLs were
+ * signed again (a signed URL changes on every answer; taking it would reload the picture).
+ */
+export function sameItem(a: GalleryItem, b: GalleryItem): boolean {
+  return a.id === b.id && a.author === b.author && a.message === b.message && a.kind === b.kind
+    && withoutQuery(a.url) === withoutQuery(b.url) && withoutQuery(a.thumbUrl) === withoutQuery(b.thumbUrl)
+}
+
 /**
  * Folds a freshly fetched first page into what is shown: unseen items join in their place (new
- * ones on top), fresher copies replace old ones (URLs are re-signed), and items the page should
- * hold but no longer does (rejected, deleted) leave. Items older than the page are kept as they
- * are: the page says nothing about them.
+ * ones on top), changed items are replaced (an edited message, a thumbnail made meanwhile), and
+ * items the page should hold but no longer does (rejected, deleted) leave. Items older than the
+ * page are kept as they are: the page says nothing about them. `keep` decides when an unchanged
+ * item keeps its old copy (by default: whenever it shows the same thing).
  */
-export function mergeFirstPage(current: GalleryItem[], page: GalleryPage): { items: GalleryItem[], added: number } {
+export function mergeFirstPage(
+  current: GalleryItem[],
+  page: GalleryPage,
+  keep: (shown: GalleryItem, fresh: GalleryItem) => boolean = sameItem,
+): { items: GalleryItem[], added: number } {
   const fresh = new Map(page.items.map(item => [item.id, item]))
   const oldest = page.items.at(-1)
   const pageCovers = (item: GalleryItem) => page.nextCursor === null || (oldest !== undefined && newestFirst(item, oldest) <= 0)
   const kept = current
     .filter(item => fresh.has(item.id) || !pageCovers(item))
-    .map(item => fresh.get(item.id) ?? item)
+    .map((item) => {
+      const copy = fresh.get(item.id)
+      return copy && !keep(item, copy) ? copy : item
+    })
   const known = new Set(current.map(item => item.id))
   const added = page.items.filter(item => !known.has(item.id))
   return { items: [...added, ...kept].sort(newestFirst), added: added.length }
@@ -50,6 +71,8 @@ export async function useGallery() {
   const loadingMore = ref(false)
   /** New items seen since the page opened (announced politely to screen readers). */
   const arrived = ref(0)
+  /** When each shown copy was received (signed URLs expire). */
+  const receivedAt = new Map<string, number>()
 
   async function loadMore() {
     if (!nextCursor.value || loadingMore.value) return
@@ -57,6 +80,7 @@ export async function useGallery() {
     try {
       const page = await fetchGalleryPage({ limit: GALLERY_PAGE_SIZE, cursor: nextCursor.value })
       items.value = appendPage(items.value, page)
+      for (const item of page.items) receivedAt.set(item.id, Date.now())
       nextCursor.value = page.nextCursor
     }
     catch {
@@ -72,12 +96,20 @@ export async function useGallery() {
       const page = await fetchGalleryPage({ limit: GALLERY_PAGE_SIZE })
       if (failed.value) {
         // Nothing was shown yet: this is the first page.
+        for (const item of page.items) receivedAt.set(item.id, Date.now())
         items.value = page.items
         nextCursor.value = page.nextCursor
         failed.value = false
         return
       }
-      const merged = mergeFirstPage(items.value, page)
+      const now = Date.now()
+      const merged = mergeFirstPage(items.value, page, (shown, fresh) =>
+        sameItem(shown, fresh) && now - (receivedAt.get(shown.id) ?? 0) < SIGNED_COPY_MAX_AGE_MS)
+      for (const item of merged.items) {
+        if (!receivedAt.has(item.id) || page.items.includes(item)) receivedAt.set(item.id, now)
+      }
+      const shownIds = new Set(merged.items.map(item => item.id))
+      for (const id of receivedAt.keys()) if (!shownIds.has(id)) receivedAt.delete(id)
       if (merged.added) arrived.value += merged.added
       items.value = merged.items
       if (items.value.length <= page.items.length) nextCursor.value = page.nextCursor
@@ -119,6 +151,8 @@ export async function useGallery() {
   })
   items.value = first.data.value?.items ?? []
   nextCursor.value = first.data.value?.nextCursor ?? null
+  // Server-rendered copies count from now: their signatures are as fresh as the page.
+  for (const item of items.value) receivedAt.set(item.id, Date.now())
   failed.value = Boolean(first.error.value)
 
   async function retry() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendPage, mergeFirstPage } from '../../composables/useGallery'
+import { appendPage, mergeFirstPage, sameItem } from '../../composables/useGallery'
 import type { GalleryItem } from '../../shared/schemas/gallery'
 
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 12, 20, minute)).toISOString()
@@ -27,10 +27,20 @@ describe('gallery merge', () => {
     expect(ids(merged.items)).toEqual(['b'])
   })
 
-  it('takes fresher copies (re-signed URLs) and places a late approval by its time', () => {
+  it('takes changed copies and places a late approval by its time', () => {
     const merged = mergeFirstPage([item('c', 3), item('a', 1)], { items: [item('c', 3, '/new'), item('b', 2), item('a', 1)], nextCursor: null })
     expect(ids(merged.items)).toEqual(['c', 'b', 'a'])
     expect(merged.items[0]!.url).toBe('/new')
+  })
+
+  it('keeps the shown copy when only the signature changed, so the picture is not loaded again', () => {
+    const shown = item('c', 3, '/media/orig/c.jpg?exp=1&sig=a')
+    const resigned = item('c', 3, '/media/orig/c.jpg?exp=2&sig=b')
+    expect(sameItem(shown, resigned)).toBe(true)
+    expect(mergeFirstPage([shown], { items: [resigned], nextCursor: null }).items[0]).toBe(shown)
+    // …unless the caller says the shown copy is too old to keep (its signature may expire).
+    expect(mergeFirstPage([shown], { items: [resigned], nextCursor: null }, () => false).items[0]).toBe(resigned)
+    expect(sameItem(shown, { ...resigned, message: 'editado' })).toBe(false)
   })
 
   it('appending a page never lists an item twice', () => {
