@@ -1,0 +1,53 @@
+import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '~~/shared/media/checks'
+import { useMessages } from './useMessages'
+
+const METADATA_TIMEOUT_MS = 8000
+
+/** Duration as the browser's own video element reports it; null when it cannot read the file. */
+function durationFromVideoElement(file: Blob): Promise<number | null> {
+  return new Promise((resolve) => {
+    const video = document.createElement('video')
+    const url = URL.createObjectURL(file)
+    let settled = false
+    const finish = (value: number | null) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      video.removeAttribute('src')
+      video.load()
+      URL.revokeObjectURL(url)
+      resolve(value !== null && Number.isFinite(value) && value > 0 ? value : null)
+    }
+    const timer = setTimeout(() => finish(null), METADATA_TIMEOUT_MS)
+    video.preload = 'metadata'
+    video.muted = true
+    video.onloadedmetadata = () => {
+      if (Number.isFinite(video.duration)) return finish(video.duration)
+      // Recorded WebM often has no duration in its header: seeking far makes the browser find it.
+      video.ondurationchange = () => {
+        if (Number.isFinite(video.duration)) finish(video.duration)
+      }
+      video.currentTime = Number.MAX_SAFE_INTEGER
+    }
+    video.onerror = () => finish(null)
+    video.src = url
+  })
+}
+
+/**
+ * A video's duration in seconds: first from a <video> element's metadata, then, for MP4 and
+ * QuickTime files this browser cannot decode, from the container's own header.
+ */
+export async function readVideoDuration(file: Blob): Promise<number | null> {
+  const fromElement = typeof document === 'undefined' ? null : await durationFromVideoElement(file)
+  return fromElement ?? readDurationFromHeader(file)
+}
+
+/** Checks a picked file against the event's limits, reading video durations the browser's way. */
+export function checkMediaFile(file: File, limits: EventLimits): Promise<MediaCheck> {
+  return checkAgainstRules(file, limits, readVideoDuration, useMessages())
+}
+
+export function useMediaChecks() {
+  return { checkMediaFile, readVideoDuration }
+}

@@ -1,0 +1,80 @@
+import type { MediaKind } from '~~/shared/limits'
+
+const SIZE = 112
+
+/**
+ * A small square JPEG of a picked photo or of a video's first frame, as an object URL. Showing
+ * the original in the list would have a phone decode dozens of 12-megapixel images at once; one
+ * thumbnail is made at a time instead. Null when this browser cannot decode the file (HEIC in
+ * Chrome, say): the row shows an icon then.
+ */
+let chain: Promise<unknown> = Promise.resolve()
+
+export function makeThumbnail(file: Blob, kind: MediaKind): Promise<string | null> {
+  const next = chain.then(() => (kind === 'photo' ? photoThumbnail(file) : videoThumbnail(file))).catch(() => null)
+  chain = next
+  return next
+}
+
+function drawSquare(source: CanvasImageSource, width: number, height: number): Promise<string | null> {
+  const canvas = document.createElement('canvas')
+  canvas.width = SIZE
+  canvas.height = SIZE
+  const context = canvas.getContext('2d')
+  if (!context || !width || !height) return Promise.resolve(null)
+  const side = Math.min(width, height)
+  context.drawImage(source, (width - side) / 2, (height - side) / 2, side, side, 0, 0, SIZE, SIZE)
+  return new Promise(resolve => canvas.toBlob(blob => resolve(blob ? URL.createObjectURL(blob) : null), 'image/jpeg', 0.7))
+}
+
+async function photoThumbnail(file: Blob): Promise<string | null> {
+  if (typeof createImageBitmap === 'function') {
+    try {
+      const bitmap = await createImageBitmap(file)
+      try {
+        return await drawSquare(bitmap, bitmap.width, bitmap.height)
+      }
+      finally {
+        bitmap.close()
+      }
+    }
+    catch { /* fall through to an <img>, which some browsers decode more formats with */ }
+  }
+  const url = URL.createObjectURL(file)
+  try {
+    const image = new Image()
+    image.decoding = 'async'
+    image.src = url
+    await image.decode()
+    return await drawSquare(image, image.naturalWidth, image.naturalHeight)
+  }
+  finally {
+    URL.revokeObjectURL(url)
+  }
+}
+
+function videoThumbnail(file: Blob): Promise<string | null> {
+  return new Promise((resolve) => {
+    const video = document.createElement('video')
+    const url = URL.createObjectURL(file)
+    const finish = (result: string | null) => {
+      clearTimeout(timer)
+      video.removeAttribute('src')
+      video.load()
+      URL.revokeObjectURL(url)
+      resolve(result)
+    }
+    const timer = setTimeout(() => finish(null), 8000)
+    video.muted = true
+    video.playsInline = true
+    video.preload = 'auto'
+    video.onloadeddata = () => {
+      video.currentTime = Math.min(0.1, video.duration || 0)
+    }
+    video.onseeked = () => {
+      drawSquare(video, video.videoWidth, video.videoHeight).then(finish, () => finish(null))
+    }
+    video.onerror = () => finish(null)
+    video.src = url
+  })
+}

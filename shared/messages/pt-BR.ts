@@ -1,0 +1,151 @@
+/**
+ * Every text a guest or the venue screen sees, in Brazilian Portuguese. A second language is a
+ * second file of the same shape (`Messages`); components never hold a sentence of their own.
+ */
+
+const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
+
+/** Sizes as people read them on a phone: "3,2 MB", "1,5 GB" (binary units, the way phones count). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${number.format(unit === 0 ? value : Math.round(value * 10) / 10)} ${units[unit]}`
+}
+
+/** "45 segundos", "5 minutos", "2 min 30 s". */
+export function formatDuration(seconds: number): string {
+  const total = Math.round(seconds)
+  const minutes = Math.floor(total / 60)
+  const rest = total % 60
+  if (minutes === 0) return total === 1 ? '1 segundo' : `${total} segundos`
+  if (rest === 0) return minutes === 1 ? '1 minuto' : `${minutes} minutos`
+  return `${minutes} min ${rest} s`
+}
+
+/** "12 de dezembro de 2026" from "2026-12-12" (a calendar date: no time zone may move it). */
+export function formatEventDate(isoDate: string): string {
+  const date = new Date(`${isoDate}T12:00:00Z`)
+  if (Number.isNaN(date.getTime())) return ''
+  return new Intl.DateTimeFormat('pt-BR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date)
+}
+
+const plural = (count: number, one: string, many: string) => (count === 1 ? one : many)
+
+export const ptBR = {
+  locale: 'pt-BR',
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  siteTitle: 'Fotos do casamento',
+  home: {
+    title: (names: string) => (names ? `${names}` : 'Nosso casamento'),
+    greeting: 'Obrigado por fazer parte deste dia!',
+    sendPhotos: 'Enviar fotos e vídeos',
+    seeGallery: 'Ver a galeria',
+    coverAlt: (names: string) => (names ? `Foto de capa de ${names}` : 'Foto de capa'),
+  },
+  upload: {
+    title: 'Enviar fotos e vídeos',
+    back: 'Voltar ao início',
+    intro: 'Escolha quantas fotos e vídeos quiser. Eles sobem um por um, mesmo se a internet cair.',
+    limits: (maxBytes: number, allowVideos: boolean, maxVideoSec: number) => allowVideos
+      ? `Até ${formatBytes(maxBytes)} por arquivo; vídeos de até ${formatDuration(maxVideoSec)}.`
+      : `Até ${formatBytes(maxBytes)} por arquivo. Nesta festa, só fotos (sem vídeos).`,
+    pick: (allowVideos: boolean) => (allowVideos ? 'Escolher fotos e vídeos' : 'Escolher fotos'),
+    pickMore: 'Escolher mais',
+    checking: 'Conferindo os arquivos…',
+    author: 'Seu nome',
+    authorHint: 'Opcional. Fica guardado neste celular para a próxima vez.',
+    message: 'Mensagem para os noivos',
+    messageHint: 'Opcional.',
+    send: (count: number) => count > 0
+      ? `Enviar ${count} ${plural(count, 'arquivo', 'arquivos')}`
+      : 'Enviar',
+    sending: 'Enviando…',
+    listLabel: 'Arquivos escolhidos',
+    refusedTitle: 'Estes arquivos não podem ser enviados',
+    dismiss: 'Entendi',
+    success: 'Pronto! Tudo foi enviado.',
+    successCount: (count: number) => `${count} ${plural(count, 'arquivo enviado', 'arquivos enviados')}. Muito obrigado!`,
+    afterApproval: 'As fotos aparecem na galeria depois que os noivos aprovarem.',
+    seeGallery: 'Ver a galeria',
+    sendMore: 'Enviar mais',
+    offline: 'Sem conexão. O envio continua sozinho quando a internet voltar.',
+    resumed: 'Continuando o envio de onde parou.',
+    storageFailed: 'Este navegador não deixou guardar os arquivos; mantenha esta página aberta até o fim do envio.',
+  },
+  item: {
+    state: {
+      queued: 'Na fila',
+      waiting: 'Pronto para enviar',
+      uploading: 'Enviando',
+      paused: 'Sem conexão, aguardando',
+      retrying: 'Tentando de novo…',
+      finishing: 'Finalizando…',
+      done: 'Enviado',
+      error: 'Não foi enviado',
+    },
+    cancel: (name: string) => `Cancelar ${name}`,
+    retry: (name: string) => `Tentar enviar ${name} de novo`,
+    cancelShort: 'Cancelar',
+    retryShort: 'Tentar de novo',
+    progress: (name: string) => `Progresso de ${name}`,
+    video: 'Vídeo',
+    photo: 'Foto',
+  },
+  refusal: {
+    tooLarge: (size: number, limit: number) => `É grande demais (${formatBytes(size)}). O limite é ${formatBytes(limit)} por arquivo.`,
+    empty: 'O arquivo está vazio.',
+    unsupported: 'Este tipo de arquivo não é aceito. Envie fotos (JPEG, PNG, HEIC…) ou vídeos (MP4, MOV, WebM).',
+    videosDisabled: 'Nesta festa não estamos recebendo vídeos, só fotos.',
+    tooLong: (duration: number, limit: number) => `O vídeo é longo demais (${formatDuration(duration)}). O limite é ${formatDuration(limit)}.`,
+    tooLongNoDuration: (limit: number) => `O vídeo é longo demais. O limite é ${formatDuration(limit)}.`,
+    durationUnreadable: 'Não conseguimos ler a duração deste vídeo. Tente gravá-lo de novo ou enviar pelo celular que o gravou.',
+    contentMismatch: 'O arquivo não parece ser a foto ou o vídeo que diz ser.',
+    rateLimited: 'Muitos envios ao mesmo tempo. Tentamos de novo em instantes.',
+    failed: 'O envio falhou. Toque em "Tentar de novo".',
+    gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',
+  },
+  gallery: {
+    title: 'Galeria',
+    back: 'Início',
+    send: 'Enviar fotos',
+    empty: 'Ainda não há fotos aprovadas. Que tal enviar as primeiras?',
+    loadError: 'Não conseguimos carregar a galeria. Verifique a conexão e tente de novo.',
+    tryAgain: 'Tentar de novo',
+    loadMore: 'Carregar mais',
+    loading: 'Carregando…',
+    newItems: (count: number) => `${count} ${plural(count, 'novidade', 'novidades')}`,
+    open: (index: number, author: string, kind: 'photo' | 'video') =>
+      `${kind === 'video' ? 'Vídeo' : 'Foto'} ${index}${author ? `, de ${author}` : ''}`,
+    photoAlt: (author: string) => (author ? `Foto enviada por ${author}` : 'Foto enviada por um convidado'),
+    videoLabel: (author: string) => (author ? `Vídeo enviado por ${author}` : 'Vídeo enviado por um convidado'),
+    slideshow: 'Modo telão',
+  },
+  viewer: {
+    label: 'Foto ou vídeo em tela cheia',
+    close: 'Fechar',
+    previous: 'Anterior',
+    next: 'Próxima',
+    position: (index: number, total: number) => `${index} de ${total}`,
+    anonymous: 'Convidado',
+  },
+  slideshow: {
+    label: 'Telão de fotos',
+    waiting: 'Aguardando as primeiras fotos…',
+    scan: 'Aponte a câmera e envie suas fotos',
+    qrAlt: 'Código QR para enviar fotos',
+    fullscreen: 'Tela cheia',
+    offline: 'Sem conexão: repetindo as fotos que já temos.',
+  },
+  errors: {
+    notFound: 'Página não encontrada.',
+    generic: 'Algo deu errado.',
+    home: 'Voltar ao início',
+  },
+}
+
+export type Messages = typeof ptBR

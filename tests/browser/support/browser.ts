@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+
+export const PHONE = { width: 390, height: 844 }
+export const DESKTOP = { width: 1920, height: 1080 }
+
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../screenshots')
+
+/** Debian's Chromium, headless, with nothing of its own talking to the network. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+}
+
+/** A phone: narrow, touch, high density (the way guests see the pages). */
+export function phoneContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR' })
+}
+
+export function desktopContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport: DESKTOP, locale: 'pt-BR' })
+}
+
+/** Writes tests/browser/screenshots/<name>.png (git-ignored) for a person to look at. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage })
+}
+
+/** Polls `check` until it returns a truthy value or the time runs out. */
+export async function until<T>(check: () => Promise<T> | T, timeoutMs = 30_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value as NonNullable<T>
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(r => setTimeout(r, 50))
+  }
+}

@@ -1,0 +1,376 @@
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { api, login } from '../helpers/http'
+import { startServer, type TestServer } from '../helpers/server'
+import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { setCover, uploadRows } from './support/db'
+import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from './support/media'
+import { startProxy, type TestProxy } from './support/proxy'
+
+// 60 MiB and a bit: six full 10 MiB parts and a small seventh.
+const VIDEO_SIZE = 60 * MiB + 123_457
+const VIDEO_PARTS = 7
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+
+describe('guest upload page /enviar (phone, real server)', () => {
+  let server: TestServer
+  let proxy: TestProxy
+  let browser: Browser
+  let cookie: string
+  let dir: string
+  let photo1: string
+  let photo2: string
+  let video: string
+  let context: BrowserContext | undefined
+
+  const setEvent = async (patch: Record<string, unknown>) => {
+    const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie })
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+  }
+
+  async function openPage(): Promise<Page> {
+    context = await phoneContext(browser, proxy.url)
+    const page = await context.newPage()
+    await page.goto('/enviar')
+    // Hydrated and the queue started: the picker answers.
+    await page.locator('main[data-ready]').waitFor()
+    return page
+  }
+
+  const rows = (page: Page) => page.locator('[data-testid=upload-item]')
+  const states = (page: Page) => rows(page).evaluateAll(els => els.map(el => el.getAttribute('data-state')))
+
+  beforeAll(async () => {
+    dir = tempDir()
+    ;[photo1, photo2] = await Promise.all([photo(dir, 'IMG_0001.jpg', 'Ana', 340), photo(dir, 'IMG_0002.jpg', 'Bruno', 200)])
+    video = paddedClip(dir, 'VID_0003.mp4', VIDEO_SIZE)
+    server = await startServer()
+    proxy = await startProxy(server.url)
+    cookie = await login(server.url)
+    await setEvent({ coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' })
+    browser = await launchBrowser()
+  })
+
+  afterEach(async () => {
+    proxy?.setThrottle(0)
+    proxy?.hold(false)
+    await context?.close()
+    context = undefined
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await proxy?.stop()
+    await server?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('sends two photos and a 60 MiB video with real progress to done, approved under post-moderation', async () => {
+    const page = await openPage()
+    const confirms: { id: string, status: string }[] = []
+    page.on('response', async (response) => {
+      if (/\/api\/uploads\/[^/]+\/confirm$/.test(new URL(response.url()).pathname) && response.status() === 200) {
+        confirms.push(await response.json())
+      }
+    })
+    // ~25 MiB/s: fast, but slow enough that progress is seen between 0 and 100.
+    proxy.setThrottle(25 * MiB)
+    await screenshot(page, 'enviar-phone-empty')
+
+    await page.setInputFiles('input[type=file]', [photo1, photo2, video])
+    await until(async () => (await rows(page).count()) === 3, 15_000, 'three rows')
+    expect(await states(page)).toEqual(['queued', 'queued', 'queued'])
+    await page.fill('[name=author]', 'Tia Maria')
+    await page.fill('[name=message]', 'Felicidades aos noivos!')
+    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 3, 15_000, 'thumbnails')
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await screenshot(page, 'enviar-phone-picked')
+
+    // Every value the video's progress element shows on the way, sampled in the page.
+    await page.evaluate(() => {
+      const seen: number[] = []
+      ;(window as unknown as { progressSeen: number[] }).progressSeen = seen
+      const sample = () => {
+        const bar = document.querySelector('[data-testid=upload-item][data-name="VID_0003.mp4"] [data-progress]')
+        const value = Number(bar?.getAttribute('data-progress'))
+        if (seen.at(-1) !== value) seen.push(value)
+        if (value < 100) requestAnimationFrame(sample)
+      }
+      sample()
+    })
+    await page.click('[data-testid=send]')
+    await until(async () => (await states(page)).includes('uploading'), 10_000, 'uploading')
+    await until(async () => {
+      const bar = page.locator('[data-testid=upload-item][data-name="VID_0003.mp4"] [data-progress]')
+      const value = Number(await bar.getAttribute('data-progress'))
+      return value > 20 && value < 90
+    }, 30_000, 'video half-way')
+    await screenshot(page, 'enviar-phone-uploading')
+
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+    expect(await states(page)).toEqual(['done', 'done', 'done'])
+    expect(await rows(page).locator('[data-progress]').evaluateAll(els => els.map(el => el.getAttribute('data-progress')))).toEqual(['100', '100', '100'])
+    const progressSeen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen)
+    // Real byte progress: it climbs through many values, never backwards, from 0 to 100.
+    expect(progressSeen[0]).toBe(0)
+    expect(progressSeen.at(-1)).toBe(100)
+    expect(progressSeen.filter(v => v > 0 && v < 100).length).toBeGreaterThan(5)
+    expect([...progressSeen].sort((a, b) => a - b)).toEqual(progressSeen)
+    await expect(page.locator('[data-testid=upload-success] a[href="/galeria"]').count()).resolves.toBe(1)
+    await expect(page.locator('[data-testid=upload-after-approval]').count()).resolves.toBe(0)
+    await screenshot(page, 'enviar-phone-done')
+
+    // The video went in parts, each stored exactly once; the photos in one PUT each.
+    expect([...proxy.partsStored().entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
+
+    // What the server recorded: three approved uploads with the guest's words and the exact bytes.
+    expect(confirms.map(c => c.status)).toEqual(['approved', 'approved', 'approved'])
+    const recorded = await uploadRows(server.dbPath)
+    expect(recorded).toHaveLength(3)
+    const byName = new Map(recorded.map(row => [row.file_name, row]))
+    for (const [name, path, kind, type] of [
+      ['IMG_0001.jpg', photo1, 'photo', 'image/jpeg'], ['IMG_0002.jpg', photo2, 'photo', 'image/jpeg'], ['VID_0003.mp4', video, 'video', 'video/mp4'],
+    ] as const) {
+      const row = byName.get(name)!
+      expect(row).toMatchObject({ status: 'approved', kind, content_type: type, author: 'Tia Maria', message: 'Felicidades aos noivos!', size: statSync(path).size })
+      expect(row.confirmed_at).not.toBeNull()
+      expect(sha256(join(server.mediaDir, row.storage_key))).toBe(sha256(path))
+      // Confirming again answers the recorded state: the contract's own way to ask.
+      const again = await api(server.url, `/api/uploads/${row.id}/confirm`, { method: 'POST' })
+      expect(again.body).toEqual({ id: row.id, status: 'approved' })
+    }
+    // The gallery lists them once the gallery API is merged (issue 4); until then it answers 404.
+    const gallery = await api(server.url, '/api/gallery')
+    if (gallery.status === 200) {
+      const ids = gallery.body.items.map((item: { id: string }) => item.id)
+      for (const row of recorded) expect(ids).toContain(row.id)
+    }
+
+    // The author is remembered on the device for next time.
+    // After a reload the finished rows are still listed with the success state; "send more" clears them.
+    await page.reload()
+    await page.locator('[data-testid=upload-success]').waitFor()
+    expect(await states(page)).toEqual(['done', 'done', 'done'])
+    await page.getByRole('button', { name: 'Enviar mais' }).click()
+    expect(await rows(page).count()).toBe(0)
+    await expect(page.inputValue('[name=author]')).resolves.toBe('Tia Maria')
+
+    // The home page shows the cover once one is set.
+    await setCover(server.dbPath, byName.get('IMG_0001.jpg')!.id)
+    await page.goto('/')
+    await page.locator('[data-testid=cover]').waitFor()
+    await expect(page.locator('h1').textContent()).resolves.toContain('Ana & Bruno')
+    await expect(page.textContent('time')).resolves.toBe('12 de dezembro de 2026')
+    await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
+    await screenshot(page, 'home-phone-cover')
+  })
+
+  it('going offline in the middle of the video\'s parts and online again finishes without sending a part twice', async () => {
+    const page = await openPage()
+    const before = proxy.seen.length
+    const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200).length
+    proxy.setThrottle(6 * MiB)
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Sem internet no meio')
+    await page.click('[data-testid=send]')
+    await until(() => storedParts() >= 2, 60_000, 'two parts stored')
+
+    await context!.setOffline(true)
+    await page.locator('[data-testid=upload-offline]').waitFor({ timeout: 10_000 })
+    // (Chromium lets bodies already on the wire finish; every new request fails while offline.)
+    await page.waitForTimeout(500)
+    const offlineFrom = proxy.seen.length
+    const progressOffline = Number(await rows(page).locator('[data-progress]').getAttribute('data-progress'))
+    await page.waitForTimeout(2500)
+    expect(await states(page)).not.toEqual(['done'])
+    const storedWhileOffline = storedParts()
+    expect(storedWhileOffline).toBeLessThan(VIDEO_PARTS)
+    // Nothing reached the server while offline: the queue waited instead of burning retries.
+    expect(proxy.seen.slice(offlineFrom).filter(e => e.method === 'PUT')).toEqual([])
+
+    await context!.setOffline(false)
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
+    expect(await states(page)).toEqual(['done'])
+    // Progress never restarted from zero: the stored parts still counted after the pause.
+    expect(progressOffline).toBeGreaterThan(0)
+
+    const mine = proxy.seen.slice(before)
+    const inits = mine.filter(e => e.path === '/api/uploads/init')
+    expect(inits).toHaveLength(1)
+    const stored = new Map<number, number>()
+    for (const e of mine) if (e.method === 'PUT' && e.part !== null && e.status === 200) stored.set(e.part, (stored.get(e.part) ?? 0) + 1)
+    expect([...stored.entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Sem internet no meio')
+    expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
+    expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
+  })
+
+  it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
+    const page = await openPage()
+    const before = proxy.seen.length
+    const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200)
+    proxy.setThrottle(6 * MiB)
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Depois do recarregar')
+    await page.click('[data-testid=send]')
+    await until(() => storedParts().length >= 2, 60_000, 'two parts stored')
+
+    // Bodies still on their way are held, so none can finish behind the page's back while it reloads.
+    proxy.hold(true)
+    await page.waitForTimeout(300)
+    const afterReload = proxy.seen.length
+    const storedBefore = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === 200).map(e => e.part))
+    // A part whose body was wholly on its way may still be stored although the page never heard
+    // back: the page cannot know, so sending it again is right. Only these may appear twice.
+    const unanswered = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === null).map(e => e.part))
+    await page.reload()
+    proxy.hold(false)
+    // Nothing clicked: the queue comes back from IndexedDB and goes on.
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
+    expect(await states(page)).toEqual(['done'])
+
+    const mine = proxy.seen.slice(before)
+    expect(mine.filter(e => e.path === '/api/uploads/init')).toHaveLength(1)
+    const refreshes = proxy.seen.slice(afterReload).filter(e => /\/refresh$/.test(e.path))
+    expect(refreshes.length).toBeGreaterThanOrEqual(1)
+    const asked: number[] = JSON.parse(refreshes[0]!.body!).partNumbers
+    for (const part of storedBefore) expect(asked).not.toContain(part)
+    // Parts stored before the reload were not sent again.
+    const putAfter = proxy.seen.slice(afterReload).filter(e => e.method === 'PUT' && e.part !== null).map(e => e.part)
+    for (const part of storedBefore) expect(putAfter).not.toContain(part)
+    const stored = new Map<number, number>()
+    for (const e of storedParts()) stored.set(e.part!, (stored.get(e.part!) ?? 0) + 1)
+    for (let part = 1; part <= VIDEO_PARTS; part++) {
+      expect(stored.get(part), `part ${part}`).toBe(unanswered.has(part) ? stored.get(part) : 1)
+      expect(stored.get(part), `part ${part}`).toBeGreaterThanOrEqual(1)
+      expect(stored.get(part), `part ${part}`).toBeLessThanOrEqual(2)
+    }
+
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Depois do recarregar')
+    expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
+    expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
+  })
+
+  it('a failed part is retried on its own, with growing pauses, and the file still arrives whole', async () => {
+    const page = await openPage()
+    const before = proxy.seen.length
+    // Part 2: the connection drops once. Part 5: the storage answers 503 twice.
+    proxy.failParts([{ part: 2, fail: 'reset', times: 1 }, { part: 5, fail: 503, times: 2 }])
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Parte com falha')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
+    proxy.failParts([])
+
+    const puts = proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null)
+    const ofPart = (n: number) => puts.filter(e => e.part === n)
+    expect(ofPart(2).map(e => e.injected ?? false)).toEqual([true, false])
+    expect(ofPart(5).map(e => e.status)).toEqual([503, 503, 200])
+    // Exponential back-off: the second pause is longer than the first (jitter is at most half).
+    const [first, second, third] = ofPart(5).map(e => e.at)
+    expect(second! - first!).toBeGreaterThanOrEqual(400)
+    expect(third! - second!).toBeGreaterThanOrEqual(900)
+    // Only the failed parts were sent again.
+    for (const n of [1, 3, 4, 6, 7]) expect(ofPart(n).map(e => e.status)).toEqual([200])
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Parte com falha')
+    expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
+    expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
+  })
+
+  it('cancelling a file in flight aborts it on the server and removes the row', async () => {
+    const page = await openPage()
+    const before = proxy.seen.length
+    proxy.setThrottle(4 * MiB)
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Vou cancelar')
+    await page.click('[data-testid=send]')
+    await until(() => proxy.seen.slice(before).some(e => e.method === 'PUT' && e.status === 200), 60_000, 'a part stored')
+    await page.click('[data-testid=upload-cancel]')
+    await until(async () => (await rows(page).count()) === 0, 10_000, 'row removed')
+    await until(() => proxy.seen.slice(before).some(e => /\/abort$/.test(e.path) && e.status === 200), 10_000, 'abort answered')
+    expect((await uploadRows(server.dbPath)).some(r => r.message === 'Vou cancelar')).toBe(false)
+    // Nothing comes back after a reload either.
+    await page.reload()
+    await page.waitForTimeout(1000)
+    expect(await rows(page).count()).toBe(0)
+  })
+
+  it('refuses, in words and before sending, a video above the duration limit and a file above the size limit', async () => {
+    await setEvent({ maxVideoDurationSec: 1, maxFileSizeBytes: MiB })
+    try {
+      const big = await noisyJpeg(dir, 'GRANDE.jpg', 2 * MiB)
+      const clip = copyClip(dir, 'CURTO.mp4')
+      const page = await openPage()
+      const before = proxy.seen.length
+      await page.setInputFiles('input[type=file]', [big, clip, photo1])
+      const refusals = page.locator('[data-testid=upload-refusal]')
+      await until(async () => (await refusals.count()) === 2, 15_000, 'two refusals')
+      const bigText = await refusals.filter({ hasText: 'GRANDE.jpg' }).textContent()
+      const clipText = await refusals.filter({ hasText: 'CURTO.mp4' }).textContent()
+      expect(bigText).toMatch(/grande demais/)
+      expect(bigText).toContain('O limite é 1 MB')
+      expect(clipText).toMatch(/longo demais \(2 segundos\)/)
+      expect(clipText).toContain('O limite é 1 segundo')
+      // The acceptable photo is still there, waiting for the send button.
+      expect(await states(page)).toEqual(['queued'])
+      expect(proxy.seen.slice(before).some(e => e.path === '/api/uploads/init')).toBe(false)
+      await screenshot(page, 'enviar-phone-refused')
+
+      await setEvent({ allowVideos: false })
+      await page.reload()
+      await expect(page.getAttribute('input[type=file]', 'accept')).resolves.toBe('image/*')
+      await page.setInputFiles('input[type=file]', [clip])
+      await until(async () => (await refusals.count()) === 1, 15_000, 'refusal')
+      await expect(refusals.textContent()).resolves.toMatch(/não estamos recebendo vídeos/)
+    }
+    finally {
+      await setEvent({ maxVideoDurationSec: 300, maxFileSizeBytes: 524288000, allowVideos: true })
+    }
+  })
+
+  it('desktop: home with its cover, and /enviar during and after an upload', async () => {
+    context = await desktopContext(browser, proxy.url)
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.locator('[data-testid=cover]').waitFor()
+    await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
+    await screenshot(page, 'home-desktop')
+    await page.click('text=Enviar fotos e vídeos')
+    await page.locator('main[data-ready]').waitFor()
+    await screenshot(page, 'enviar-desktop-empty')
+    proxy.setThrottle(8 * MiB)
+    await page.setInputFiles('input[type=file]', [photo1, video])
+    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 2, 15_000, 'thumbnails')
+    await page.click('[data-testid=send]')
+    await until(async () => Number(await rows(page).nth(1).locator('[data-progress]').getAttribute('data-progress')) > 30, 30_000, 'video on its way')
+    await screenshot(page, 'enviar-desktop-uploading')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+    await screenshot(page, 'enviar-desktop-done')
+  })
+
+  it('under pre-moderation says that photos appear after approval', async () => {
+    await setEvent({ moderation: 'pre' })
+    try {
+      const page = await openPage()
+      await page.setInputFiles('input[type=file]', [photo2])
+      await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+      await page.click('[data-testid=send]')
+      await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+      await expect(page.locator('[data-testid=upload-after-approval]').textContent()).resolves.toMatch(/depois que os noivos aprovarem/)
+      const rowsNow = await uploadRows(server.dbPath)
+      expect(rowsNow.at(-1)).toMatchObject({ status: 'pending', file_name: 'IMG_0002.jpg' })
+      expect(rowsNow.at(-1)!.confirmed_at).not.toBeNull()
+    }
+    finally {
+      await setEvent({ moderation: 'post' })
+    }
+  })
+})

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { createRotation } from '../../composables/useSlideshowRotation'
+import type { GalleryItem } from '../../shared/schemas/gallery'
+
+const item = (id: string): GalleryItem => ({
+  id, kind: 'photo', author: '', message: '', url: `/m/${id}`, thumbUrl: null, width: null, height: null, durationSec: null, createdAt: '2026-12-12T20:00:00.000Z',
+})
+const items = (...ids: string[]) => ids.map(item)
+const take = (rotation: ReturnType<typeof createRotation>, count: number) => {
+  const shown: string[] = []
+  let current: string | null = null
+  for (let i = 0; i < count; i++) {
+    current = rotation.next(current)?.id ?? null
+    shown.push(current ?? '-')
+  }
+  return shown
+}
+
+describe('slideshow rotation', () => {
+  it('walks the pool newest first and loops', () => {
+    const rotation = createRotation()
+    rotation.update(items('c', 'b', 'a'))
+    expect(take(rotation, 7)).toEqual(['c', 'b', 'a', 'c', 'b', 'a', 'c'])
+  })
+
+  it('shows newly approved items first, newest first, then goes on where it was', () => {
+    const rotation = createRotation()
+    rotation.update(items('c', 'b', 'a'))
+    expect(take(rotation, 2)).toEqual(['c', 'b'])
+    rotation.update(items('e', 'd', 'c', 'b', 'a'))
+    expect(rotation.next('b')?.id).toBe('e')
+    expect(rotation.next('e')?.id).toBe('d')
+    expect(rotation.next('d')?.id).toBe('a')
+  })
+
+  it('forgets rejected or deleted items at once, also from the new-items queue', () => {
+    const rotation = createRotation()
+    rotation.update(items('c', 'b', 'a'))
+    const { added, removed } = rotation.update(items('d', 'c', 'a'))
+    expect(added).toEqual(['d'])
+    expect([...removed]).toEqual(['b'])
+    rotation.update(items('c', 'a'))
+    expect(take(rotation, 4)).toEqual(['c', 'a', 'c', 'a'])
+    expect(rotation.has('d')).toBe(false)
+  })
+
+  it('never shows the item already on screen twice in a row unless it is the only one', () => {
+    const rotation = createRotation()
+    rotation.update(items('a'))
+    expect(rotation.next('a')?.id).toBe('a')
+    rotation.update(items('b', 'a'))
+    expect(rotation.next('b')?.id).toBe('a')
+  })
+
+  it('answers null when there is nothing, and keeps what it had when told nothing new', () => {
+    const rotation = createRotation()
+    expect(rotation.next()).toBeNull()
+    rotation.update([])
+    expect(rotation.next()).toBeNull()
+  })
+
+  it('holds at most `max` items however long it runs', () => {
+    const rotation = createRotation(50)
+    for (let poll = 0; poll < 500; poll++) {
+      rotation.update(Array.from({ length: 80 }, (_, i) => item(`p${poll}-${i}`)))
+      rotation.next()
+    }
+    expect(rotation.held.pool).toBe(50)
+    expect(rotation.held.priority).toBeLessThanOrEqual(50)
+  })
+})
