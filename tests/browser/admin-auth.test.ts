@@ -87,7 +87,8 @@ describe('admin login and session (browser)', () => {
     await page.waitForURL(url => url.pathname === '/admin/login', { timeout: 15_000 })
     const url = new URL(page.url())
     expect(url.searchParams.get('redirect')).toBe('/admin?aba=estatisticas')
-    expect(await page.locator('[role=status]').first().textContent()).toContain('Sua sessão terminou')
+    // (Not just [role=status]: Nuxt's route announcer is one too.)
+    expect(await page.locator('[data-testid=login-notice]').textContent()).toContain('Sua sessão terminou')
 
     await loginThroughForm(page)
     await page.waitForURL(url => url.pathname === '/admin' && url.searchParams.get('aba') === 'estatisticas')
