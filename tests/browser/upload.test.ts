@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
+import { waitForDerived } from '../helpers/seed'
 import { startServer, type TestServer } from '../helpers/server'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
-import { setCover, uploadRows } from './support/db'
+import { uploadRows } from './support/db'
 import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from './support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
@@ -143,12 +144,11 @@ describe('guest upload page /enviar (phone, real server)', () => {
       const again = await api(server.url, `/api/uploads/${row.id}/confirm`, { method: 'POST' })
       expect(again.body).toEqual({ id: row.id, status: 'approved' })
     }
-    // The gallery lists them once the gallery API is merged (issue 4); until then it answers 404.
+    // The public gallery lists all three.
     const gallery = await api(server.url, '/api/gallery')
-    if (gallery.status === 200) {
-      const ids = gallery.body.items.map((item: { id: string }) => item.id)
-      for (const row of recorded) expect(ids).toContain(row.id)
-    }
+    expect(gallery.status).toBe(200)
+    const ids = gallery.body.items.map((item: { id: string }) => item.id)
+    for (const row of recorded) expect(ids).toContain(row.id)
 
     // The author is remembered on the device for next time.
     // After a reload the finished rows are still listed with the success state; "send more" clears them.
@@ -159,10 +159,22 @@ describe('guest upload page /enviar (phone, real server)', () => {
     expect(await rows(page).count()).toBe(0)
     await expect(page.inputValue('[name=author]')).resolves.toBe('Tia Maria')
 
-    // The home page shows the cover once one is set.
-    await setCover(server.dbPath, byName.get('IMG_0001.jpg')!.id)
+    // The home page shows the cover once the admin sets one.
+    const coverId = byName.get('IMG_0001.jpg')!.id
+    // (Derived first, so the page and the API name the same public picture, not two signed URLs.)
+    await waitForDerived(server.url, cookie, coverId)
+    const cover = await api(server.url, `/api/admin/uploads/${coverId}/cover`, { method: 'POST', cookie })
+    expect(cover.status, JSON.stringify(cover.body)).toBe(200)
+    expect(cover.body.coverUploadId).toBe(coverId)
     await page.goto('/')
     await page.locator('[data-testid=cover]').waitFor()
+    // The picture is the chosen upload's, as the public event answer names it.
+    const publicEvent = await api(server.url, '/api/event')
+    expect(publicEvent.body.cover.id).toBe(coverId)
+    // (The page came through the proxy: the media address follows the request's origin.)
+    const coverSrc = new URL((await page.getAttribute('[data-testid=cover]', 'src'))!)
+    expect(coverSrc.origin).toBe(proxy.url)
+    expect(coverSrc.pathname).toBe(new URL(publicEvent.body.cover.url).pathname)
     await expect(page.locator('h1').textContent()).resolves.toContain('Ana & Bruno')
     await expect(page.textContent('time')).resolves.toBe('12 de dezembro de 2026')
     await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
