@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
 import { waitForDerived } from '../helpers/seed'
@@ -313,6 +314,69 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.reload()
     await page.waitForTimeout(1000)
     expect(await rows(page).count()).toBe(0)
+  })
+
+  it('a video sent from /enviar carries a poster frame drawn from it, which becomes its gallery thumbnail', async () => {
+    const clip = copyClip(dir, 'CLIPE.mp4')
+    const page = await openPage()
+    const before = proxy.seen.length
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Com quadro de capa')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com quadro de capa')!
+    expect(row).toMatchObject({ status: 'approved', kind: 'video', size: statSync(clip).size })
+
+    // Asked for and sent after the video's bytes and before its confirm (the server takes it only then).
+    const mine = proxy.seen.slice(before)
+    const signed = mine.findIndex(e => e.path === `/api/uploads/${row.id}/poster` && e.status === 200)
+    const stored = mine.findIndex(e => e.method === 'PUT' && e.path.endsWith('-poster.jpg') && e.status === 200)
+    const video = mine.findIndex(e => e.method === 'PUT' && e.path.endsWith(row.storage_key) && e.status === 200)
+    const confirmed = mine.findIndex(e => e.path === `/api/uploads/${row.id}/confirm`)
+    expect(signed).toBeGreaterThan(video)
+    expect(stored).toBeGreaterThan(signed)
+    expect(confirmed).toBeGreaterThan(stored)
+    const asked = JSON.parse(mine[signed]!.body!)
+    expect(asked.contentType).toBe('image/jpeg')
+
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
+    expect(item.kind).toBe('video')
+    expect(item.thumbUrl).toMatch(/-poster\.jpg$/)
+    const answer = await fetch(item.thumbUrl)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('image/jpeg')
+    const poster = Buffer.from(await answer.arrayBuffer())
+    expect(poster.length).toBe(asked.size)
+    // The clip's own size (under the 640 px cap), and a frame of it, not a blank canvas: the
+    // clip is a colourful test pattern.
+    const meta = await sharp(poster).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 240])
+    const { channels } = await sharp(poster).stats()
+    expect(Math.max(...channels.map(channel => channel.stdev))).toBeGreaterThan(30)
+  })
+
+  it('a poster frame that cannot be sent does not hold up the video: it arrives without one', async () => {
+    const clip = copyClip(dir, 'SEM_CAPA.mp4')
+    const page = await openPage()
+    // The only interception in these tests: the real server cannot be made to drop exactly this
+    // one request, so the browser fails it as a dropped connection would.
+    let refused = 0
+    await context!.route(url => /^\/api\/uploads\/[^/]+\/poster$/.test(url.pathname), (route) => {
+      refused++
+      return route.abort('connectionreset')
+    })
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Capa perdida')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    expect(refused).toBe(1)
+    expect(await states(page)).toEqual(['done'])
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Capa perdida')!
+    expect(row).toMatchObject({ status: 'approved', kind: 'video' })
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
+    expect(item.thumbUrl).toBeNull()
   })
 
   it('refuses, in words and before sending, a video above the duration limit and a file above the size limit', async () => {

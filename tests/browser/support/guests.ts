@@ -88,7 +88,7 @@ export async function galleryItems(base: string): Promise<GalleryItem[]> {
   const items: GalleryItem[] = []
   let cursor: string | null = null
   do {
-    const page = await api(base, `/api/gallery?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+    const page: { status: number, body: { items: GalleryItem[], nextCursor: string | null } } = await api(base, `/api/gallery?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
     expect(page.status).toBe(200)
     items.push(...page.body.items)
     cursor = page.body.nextCursor
