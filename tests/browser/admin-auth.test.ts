@@ -87,7 +87,8 @@ describe('admin login and session (browser)', () => {
     await page.waitForURL(url => url.pathname === '/admin/login', { timeout: 15_000 })
     const url = new URL(page.url())
     expect(url.searchParams.get('redirect')).toBe('/admin?aba=estatisticas')
-    expect(await page.locator('[role=status]').first().textContent()).toContain('Sua sessão terminou')
+    // The login form's own notice (app.vue's route announcer is a status region too).
+    expect(await page.locator('form.login [role=status]').textContent()).toContain('Sua sessão terminou')
 
     await loginThroughForm(page)
     await page.waitForURL(url => url.pathname === '/admin' && url.searchParams.get('aba') === 'estatisticas')
