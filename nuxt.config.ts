@@ -30,6 +30,10 @@ export default defineNuxtConfig({
     '/admin': { ssr: false },
     '/admin/**': { ssr: false },
   },
+  // Page styles as <link>s in the server render, not inlined: with inlined styles, hydration
+  // still fetched the page's stylesheet before mounting it, one more round trip (562 ms on slow
+  // 4G) before /enviar answers a tap. See bench/RESULTS.md, "Guest pages weight".
+  features: { inlineStyles: false },
   compatibilityDate: '2026-11-01',
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
@@ -40,6 +44,10 @@ export default defineNuxtConfig({
       { baseName: 'fonts', dir: loraFiles, pattern: 'lora-latin-{400,700}-normal.woff' },
     ],
     experimental: { tasks: true, asyncContext: true },
+    // Scripts and styles are also written as .gz and .br at build time, and the node server
+    // sends those to browsers that accept them (it compresses nothing on the fly): on a guest's
+    // weak 4G, /enviar's scripts are ~100 KB instead of ~255 KB.
+    compressPublicAssets: true,
     scheduledTasks: { '*/15 * * * *': ['uploads:sweep'] },
   },
   typescript: { strict: true, typeCheck: false },

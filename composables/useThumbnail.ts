@@ -1,4 +1,5 @@
 import type { MediaKind } from '~~/shared/limits'
+import { withVideoFrame } from './useVideoPoster'
 
 const SIZE = 112
 
@@ -54,27 +55,5 @@ async function photoThumbnail(file: Blob): Promise<string | null> {
 }
 
 function videoThumbnail(file: Blob): Promise<string | null> {
-  return new Promise((resolve) => {
-    const video = document.createElement('video')
-    const url = URL.createObjectURL(file)
-    const finish = (result: string | null) => {
-      clearTimeout(timer)
-      video.removeAttribute('src')
-      video.load()
-      URL.revokeObjectURL(url)
-      resolve(result)
-    }
-    const timer = setTimeout(() => finish(null), 8000)
-    video.muted = true
-    video.playsInline = true
-    video.preload = 'auto'
-    video.onloadeddata = () => {
-      video.currentTime = Math.min(0.1, video.duration || 0)
-    }
-    video.onseeked = () => {
-      drawSquare(video, video.videoWidth, video.videoHeight).then(finish, () => finish(null))
-    }
-    video.onerror = () => finish(null)
-    video.src = url
-  })
+  return withVideoFrame(file, duration => Math.min(0.1, duration), video => drawSquare(video, video.videoWidth, video.videoHeight))
 }

@@ -7,6 +7,7 @@ import { checkMediaFile } from './useMediaChecks'
 import { useMessages } from './useMessages'
 import { makeThumbnail } from './useThumbnail'
 import { useUploadStore, type UploadRecord } from './useUploadStore'
+import { captureVideoPoster, sendVideoPoster } from './useVideoPoster'
 import {
   backoffDelay, HttpError, isAbort, isOffline, NetworkError, postJson, putBlob, sleep, waitForOnline, wakeSleepers,
 } from './useUploadTransport'
@@ -316,6 +317,10 @@ function createQueue() {
   async function transfer(item: QueueItem, signal: AbortSignal) {
     const file = item.file
     if (!file) throw new HttpError(410, 'FILE_GONE')
+    // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
+    // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
+    const poster = item.kind === 'video' ? captureVideoPoster(file) : null
+    let posterSentFor: string | null = null
     let target = await destination(item, signal)
     for (let repairs = 0; ; repairs++) {
       if (target) {
@@ -325,6 +330,11 @@ function createQueue() {
         else await sendParts(item, file, book, signal)
       }
       item.phase = 'finishing'
+      if (poster && item.uploadId && posterSentFor !== item.uploadId) {
+        posterSentFor = item.uploadId
+        await sendVideoPoster(item.uploadId, poster, signal)
+        if (signal.aborted) throw new DOMException('Aborted', 'AbortError')
+      }
       try {
         const result = await retrying(item, signal, 'finishing', () =>
           postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))

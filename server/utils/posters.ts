@@ -2,6 +2,7 @@ import { fileTypeFromBuffer } from 'file-type'
 import type { UploadRow } from '../../db/schema'
 import { ErrorCode } from '../../shared/errors'
 import { POSTER_MAX_BYTES } from '../../shared/limits'
+import type { PosterUploadResponse } from '../../shared/schemas/upload'
 
 /** Where a video's poster frame goes: one key per upload, known before it exists. */
 export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
@@ -12,7 +13,7 @@ export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
  * A signed PUT for the poster of a video not yet confirmed. Only then: once confirmed, the id is
  * public (gallery), and nobody but the guest who sent the video may choose its picture.
  */
-export async function signPosterUpload(id: string, size: number) {
+export async function signPosterUpload(id: string, size: number): Promise<PosterUploadResponse> {
   const row = await findUpload(id)
   if (row.confirmedAt) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
   if (row.kind !== 'video') throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Only videos have posters')

@@ -40,6 +40,13 @@ export interface InitUploadResponse {
   upload: UploadTarget
 }
 
+/** The answer to POST /api/uploads/:id/poster: where to PUT the JPEG, before the video's confirm. */
+export interface PosterUploadResponse {
+  id: string
+  expiresAt: string
+  upload: Extract<UploadTarget, { type: 'single' }>
+}
+
 export interface ConfirmUploadResponse {
   id: string
   status: 'pending' | 'approved' | 'rejected'

@@ -1,80 +1,117 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
+import { decodeQr } from '../helpers/qr'
 import { startServer, type TestServer } from '../helpers/server'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
-import { FakeGallery, standInForQrCode } from './support/fake-gallery'
+import { galleryItems, guestUpload, seedGallery, type GuestUpload } from './support/guests'
 
 /**
- * /galeria and the slideshow, driven through the contract of GET /api/gallery. The endpoint is
- * another issue's (4); on a branch without it these tests serve the contract from the browser
- * (FakeGallery) while everything else — pages, server render, event info — is the real server.
- * gallery-real.test.ts runs the same checks against the real endpoint once it exists.
+ * /galeria and the slideshow against the real server: every item is a real upload sent through
+ * the guest API (photos derived by the server, videos with the poster frame /enviar sends),
+ * listed by the real GET /api/gallery, moderated through the real admin API, with the real QR
+ * code in the corner. The only stand-in is the Wake Lock API, which headless Chromium refuses.
  */
-describe('gallery and slideshow against the gallery contract (served by a fake /api/gallery)', () => {
-  let server: TestServer
+describe('gallery and slideshow (real server, real uploads)', () => {
+  /** One event with 30 uploads, for the tests that only look. */
+  let shared: Event
   let browser: Browser
   let context: BrowserContext | undefined
+  /** Events a single test changes (moderation, a server stopped) get their own server. */
+  const ownServers: TestServer[] = []
+
+  interface Event {
+    server: TestServer
+    cookie: string
+    /** Newest first, the gallery's order. */
+    items: GuestUpload[]
+  }
+
+  async function newEvent(count: number): Promise<Event> {
+    const server = await startServer()
+    const cookie = await login(server.url)
+    const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' }, cookie })
+    expect(patch.status).toBe(200)
+    return { server, cookie, items: await seedGallery(server.url, cookie, count) }
+  }
+
+  async function ownEvent(count: number): Promise<Event> {
+    const event = await newEvent(count)
+    ownServers.push(event.server)
+    return event
+  }
 
   beforeAll(async () => {
-    server = await startServer()
-    const cookie = await login(server.url)
-    await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12' }, cookie })
-    browser = await launchBrowser()
+    ;[shared, browser] = await Promise.all([newEvent(30), launchBrowser()])
   })
   afterEach(async () => {
     await context?.close()
     context = undefined
+    for (const server of ownServers.splice(0)) await server.stop()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
+    await shared?.server.stop()
   })
 
-  /** 30 items: photos with and without words, videos with a poster and two without one. */
-  async function gallery(count = 30): Promise<FakeGallery> {
-    const fake = new FakeGallery()
-    for (let i = 1; i <= count; i++) {
-      if (i % 7 === 0) await fake.approve('video', `Convidado ${i}`, '', { thumb: i % 14 !== 0 })
-      else await fake.approve('photo', i % 3 ? `Convidado ${i}` : '', i % 2 ? `Mensagem número ${i} para os noivos` : '')
-    }
-    return fake
-  }
-
-  async function open(kind: 'phone' | 'desktop', fake: FakeGallery, path = '/galeria'): Promise<Page> {
-    context = kind === 'phone' ? await phoneContext(browser, server.url) : await desktopContext(browser, server.url)
-    await fake.install(context)
-    await standInForQrCode(context, server.url)
+  async function open(kind: 'phone' | 'desktop', event: Event, path = '/galeria'): Promise<Page> {
+    context = kind === 'phone' ? await phoneContext(browser, event.server.url) : await desktopContext(browser, event.server.url)
     const page = await context.newPage()
     await page.goto(path)
     return page
   }
 
+  /** The admin's moderation calls, as the dashboard makes them. */
+  async function moderate(event: Event, id: string, action: 'approve' | 'reject' | 'delete') {
+    const response = action === 'delete'
+      ? await api(event.server.url, `/api/admin/uploads/${id}`, { method: 'DELETE', cookie: event.cookie })
+      : await api(event.server.url, `/api/admin/uploads/${id}/${action}`, { method: 'POST', cookie: event.cookie })
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+  }
+
+  async function setModeration(event: Event, moderation: 'pre' | 'post') {
+    const response = await api(event.server.url, '/api/admin/event', { method: 'PATCH', json: { moderation }, cookie: event.cookie })
+    expect(response.status).toBe(200)
+  }
+
   const tiles = (page: Page) => page.locator('[data-testid=gallery-item]')
   const tileIds = (page: Page) => tiles(page).evaluateAll(els => els.map(el => el.getAttribute('data-id')))
   const columns = (page: Page) => page.locator('.gallery__grid').evaluate(el => getComputedStyle(el).gridTemplateColumns.split(' ').length)
+  const onScreen = (page: Page) => page.getAttribute('[data-testid=slideshow]', 'data-id')
+  /** Resolves once the page has fetched GET /api/gallery again (a poll). */
+  const nextGalleryAnswer = (page: Page) => page.waitForResponse(response => new URL(response.url()).pathname === '/api/gallery', { timeout: 20_000 })
 
   it('phone: a two-column grid of lazy tiles, video tiles with a frame and a play mark, load more to the end', async () => {
-    const fake = await gallery()
-    const page = await open('phone', fake)
+    const { items } = shared
+    const page = await open('phone', shared)
     await until(async () => (await tiles(page).count()) === 24, 15_000, 'first page')
-    expect(await tileIds(page)).toEqual(fake.items.slice(0, 24).map(item => item.id))
+    expect(await tileIds(page)).toEqual(items.slice(0, 24).map(item => item.id))
     expect(await columns(page)).toBe(2)
     const kinds = await tiles(page).evaluateAll(els => els.map(el => el.getAttribute('data-kind')))
-    expect(kinds).toEqual(fake.items.slice(0, 24).map(item => item.kind))
-    // Thumbnails are small images loaded lazily.
+    expect(kinds).toEqual(items.slice(0, 24).map(item => item.kind))
+    // Thumbnails are the small images the server derived (photos) or the poster frame sent with
+    // the video, loaded lazily.
     const images = await tiles(page).locator('img').evaluateAll(els => els.map(el => [el.getAttribute('loading'), el.getAttribute('src')]))
     expect(images.every(([loading]) => loading === 'lazy')).toBe(true)
-    expect(images.every(([, src]) => /-(thumb|poster)\.jpg$/.test(src!))).toBe(true)
+    expect(images.every(([, src]) => /-(thumb\.webp|poster\.jpg)$/.test(src!))).toBe(true)
+    const listed = new Map((await galleryItems(shared.server.url)).map(item => [item.id, item]))
+    const withPoster = items.slice(0, 24).filter(item => item.kind === 'video' && listed.get(item.id)!.thumbUrl)
+    expect(withPoster.length).toBe(2)
+    for (const video of withPoster) {
+      expect(await page.getAttribute(`[data-testid=gallery-item][data-id="${video.id}"] img`, 'src')).toMatch(/-poster\.jpg$/)
+    }
     // Videos: a play mark on every one; without a poster, the video itself draws its first frame.
-    const noPoster = fake.items.slice(0, 24).find(item => item.kind === 'video' && !item.thumbUrl)!
+    const noPoster = items.slice(0, 24).find(item => item.kind === 'video' && !listed.get(item.id)!.thumbUrl)!
+    expect(noPoster).toBeDefined()
     const tile = page.locator(`[data-testid=gallery-item][data-id="${noPoster.id}"]`)
     await tile.scrollIntoViewIfNeeded()
     const video = tile.locator('video')
     await video.waitFor()
     expect(await video.getAttribute('preload')).toBe('metadata')
     expect(await video.evaluate(el => (el as HTMLVideoElement).muted)).toBe(true)
-    expect(await video.getAttribute('src')).toBe(`${noPoster.url}#t=0.1`)
+    expect(await video.getAttribute('src')).toBe(`${listed.get(noPoster.id)!.url}#t=0.1`)
+    // The real clip decodes: the tile has a frame to show.
+    await page.waitForFunction(id => ((document.querySelector(`[data-testid=gallery-item][data-id="${id}"] video`) as HTMLVideoElement | null)?.readyState ?? 0) >= 2, noPoster.id, { timeout: 15_000 })
     expect(await page.locator('[data-testid=gallery-item][data-kind=video] .gallery-tile__play').count()).toBe(await page.locator('[data-testid=gallery-item][data-kind=video]').count())
 
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -83,23 +120,26 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
 
     await page.click('[data-testid=load-more]')
     await until(async () => (await tiles(page).count()) === 30, 15_000, 'second page')
-    expect(await tileIds(page)).toEqual(fake.items.map(item => item.id))
+    expect(await tileIds(page)).toEqual(items.map(item => item.id))
     // The last page: no more button.
-    await until(async () => (await page.locator('[data-testid=load-more]').count()) === 0, 5000, 'no load more')
+    await until(async () => (await page.locator('[data-testid=load-more]:not([disabled])').count()) === 0, 5000, 'no load more')
   })
 
   it('phone: the viewer shows author and message, follows swipes and arrow keys, closes with Escape', async () => {
-    const fake = await gallery()
-    const page = await open('phone', fake)
+    const [first, second, third] = shared.items
+    const page = await open('phone', shared)
     await until(async () => (await tiles(page).count()) === 24, 15_000, 'first page')
-    const [first, second, third] = fake.items
     await tiles(page).nth(1).click()
     const viewer = page.locator('[data-testid=viewer]')
     await viewer.waitFor()
     expect(await viewer.getAttribute('data-id')).toBe(second!.id)
-    expect(await page.textContent('[data-testid=viewer-author]')).toBe(second!.author || 'Convidado')
-    if (second!.message) expect(await page.textContent('[data-testid=viewer-message]')).toBe(second!.message)
+    expect(second!.author).toBe('Convidado 29')
+    expect(second!.message).toBe('Mensagem número 29 para os noivos')
+    expect(await page.textContent('[data-testid=viewer-author]')).toBe(second!.author)
+    expect(await page.textContent('[data-testid=viewer-message]')).toBe(second!.message)
     await page.waitForFunction(() => (document.querySelector('[data-testid=viewer] img') as HTMLImageElement | null)?.complete)
+    // The viewer shows the display-size image the server derived, not the guest's original.
+    expect(await page.getAttribute('[data-testid=viewer] img', 'src')).toMatch(/-display\.jpg$/)
     await screenshot(page, 'viewer-phone')
 
     await page.keyboard.press('ArrowRight')
@@ -107,6 +147,9 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     await page.keyboard.press('ArrowLeft')
     await page.keyboard.press('ArrowLeft')
     await until(async () => (await viewer.getAttribute('data-id')) === first!.id, 5000, 'arrow left')
+    // The newest was sent without a name: the viewer says 'Convidado' instead of leaving a blank.
+    expect(first!.author).toBe('')
+    expect(await page.textContent('[data-testid=viewer-author]')).toBe('Convidado')
 
     // A finger swiping right to left shows the next one.
     const stage = page.locator('.gallery-viewer__stage')
@@ -122,22 +165,8 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(second!.id)
   })
 
-  it('new approvals appear without a reload and rejected ones leave (page 1 polled)', async () => {
-    const fake = await gallery(10)
-    const page = await open('phone', fake)
-    await until(async () => (await tiles(page).count()) === 10, 15_000, 'items')
-    expect(await page.locator('[data-testid=load-more]').count()).toBe(0)
-    const fresh = await fake.approve('photo', 'Recém-chegada', 'Oi!')
-    const gone = fake.items[3]!
-    fake.remove(gone.id)
-    await until(async () => (await tileIds(page))[0] === fresh.id, 15_000, 'new item on top')
-    expect(await tileIds(page)).not.toContain(gone.id)
-    expect(await tiles(page).count()).toBe(10)
-  })
-
   it('desktop: more columns, and the viewer with arrows', async () => {
-    const fake = await gallery()
-    const page = await open('desktop', fake)
+    const page = await open('desktop', shared)
     await until(async () => (await tiles(page).count()) === 24, 15_000, 'first page')
     expect(await columns(page)).toBe(6)
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=gallery-item] img')).every(img => (img as HTMLImageElement).complete))
@@ -148,14 +177,42 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     await page.waitForFunction(() => (document.querySelector('[data-testid=viewer] img') as HTMLImageElement | null)?.complete)
     await screenshot(page, 'viewer-desktop')
     await page.click('[aria-label="Próxima"]')
-    await until(async () => (await page.getAttribute('[data-testid=viewer]', 'data-id')) === fake.items[1]!.id, 5000, 'next button')
+    await until(async () => (await page.getAttribute('[data-testid=viewer]', 'data-id')) === shared.items[1]!.id, 5000, 'next button')
   })
 
-  it('slideshow: newest first, author and message over it, QR to /enviar, new approvals next, rejected gone, wake lock, no cursor', async () => {
-    const fake = await gallery(6)
-    context = await desktopContext(browser, server.url)
-    await fake.install(context)
-    await standInForQrCode(context, server.url)
+  it('an upload approved by the admin appears without a reload; rejected and deleted ones leave (page 1 polled)', async () => {
+    const event = await ownEvent(10)
+    const page = await open('phone', event)
+    await until(async () => (await tiles(page).count()) === 10, 15_000, 'items')
+    expect(await page.locator('[data-testid=load-more]').count()).toBe(0)
+
+    // Under pre-moderation a new upload waits for the admin: the gallery does not show it.
+    await setModeration(event, 'pre')
+    const fresh = await guestUpload(event.server.url, event.cookie, 11, { author: 'Recém-chegada', message: 'Oi!' })
+    expect(fresh.status).toBe('pending')
+    await nextGalleryAnswer(page)
+    await page.waitForTimeout(300)
+    expect(await tileIds(page)).not.toContain(fresh.id)
+
+    await moderate(event, fresh.id, 'approve')
+    const rejected = event.items[3]!
+    const deleted = event.items[5]!
+    await moderate(event, rejected.id, 'reject')
+    await moderate(event, deleted.id, 'delete')
+    await until(async () => (await tileIds(page))[0] === fresh.id, 15_000, 'approved item on top')
+    const shown = await tileIds(page)
+    expect(shown).not.toContain(rejected.id)
+    expect(shown).not.toContain(deleted.id)
+    expect(shown).toEqual([fresh.id, ...event.items.filter(item => item !== rejected && item !== deleted).map(item => item.id)])
+    await tiles(page).first().click()
+    expect(await page.textContent('[data-testid=viewer-author]')).toBe('Recém-chegada')
+    expect(await page.textContent('[data-testid=viewer-message]')).toBe('Oi!')
+  })
+
+  it('slideshow: newest first, words over it, QR to /enviar, an approval next, rejected and deleted gone at once, wake lock, no cursor', async () => {
+    const event = await ownEvent(6)
+    const { items } = event
+    context = await desktopContext(browser, event.server.url)
     const page = await context.newPage()
     await page.addInitScript(() => {
       // Headless Chromium refuses real wake locks: count the requests and let the test release them.
@@ -180,20 +237,32 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     })
     await page.goto('/galeria?slideshow=1&segundos=2')
     const show = page.locator('[data-testid=slideshow]')
-    await until(async () => (await show.getAttribute('data-id')) === fake.items[0]!.id, 20_000, 'newest first')
+    await until(async () => (await onScreen(page)) === items[0]!.id, 20_000, 'newest first')
     expect(await show.evaluate(el => getComputedStyle(el).cursor)).toBe('none')
+    // The corner's QR code is the server's own, and a phone reading it lands on /enviar.
     expect(await page.getAttribute('.slideshow__qr img', 'src')).toBe('/api/qrcode?format=svg')
     await page.waitForFunction(() => (document.querySelector('.slideshow__qr img') as HTMLImageElement).naturalWidth > 0)
-    const newest = fake.items[0]!
-    if (newest.author) expect(await page.textContent('.slideshow__author')).toBe(newest.author)
+    expect(await decodeQr(await page.locator('.slideshow__qr img').screenshot())).toBe(`${event.server.url}/enviar`)
+    // The newest was sent without words: no empty caption box over it.
+    expect([items[0]!.author, items[0]!.message]).toEqual(['', ''])
+    expect(await page.locator('.slideshow__caption').count()).toBe(0)
 
-    // It moves on by itself, in the gallery's order.
-    await until(async () => (await show.getAttribute('data-id')) === fake.items[1]!.id, 15_000, 'second slide')
+    // It moves on by itself, in the gallery's order, with the guest's words over the next one.
+    await until(async () => (await onScreen(page)) === items[1]!.id, 15_000, 'second slide')
     expect(await page.locator('.slideshow-slide').count()).toBeLessThanOrEqual(3)
+    await until(async () => (await page.locator('.slideshow__caption').count()) === 1, 5000, 'one caption')
+    expect(await page.textContent('.slideshow__author')).toBe('Convidado 5')
+    expect(await page.textContent('.slideshow__message')).toBe('Mensagem número 5 para os noivos')
 
-    // A new approval comes next (after the poll), before the rotation goes on.
-    const fresh = await fake.approve('photo', 'Nova', 'Chegou agora')
-    await until(async () => (await show.getAttribute('data-id')) === fresh.id, 30_000, 'new approval shown')
+    // Under pre-moderation a new upload stays off the screen until the admin approves it; then
+    // it comes next (after the poll), before the rotation goes on.
+    await setModeration(event, 'pre')
+    const fresh = await guestUpload(event.server.url, event.cookie, 7, { author: 'Nova', message: 'Chegou agora' })
+    expect(fresh.status).toBe('pending')
+    await nextGalleryAnswer(page)
+    expect(await onScreen(page)).not.toBe(fresh.id)
+    await moderate(event, fresh.id, 'approve')
+    await until(async () => (await onScreen(page)) === fresh.id, 30_000, 'approved item shown')
     // The caption crossfades with the slide: wait until only the new one is left.
     await until(async () => (await page.locator('.slideshow__caption').count()) === 1, 5000, 'one caption')
     expect(await page.textContent('.slideshow__author')).toBe('Nova')
@@ -202,12 +271,25 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     await screenshot(page, 'slideshow-desktop')
 
     // Rejected while on screen: it leaves at the next poll, without waiting for its turn to end.
-    await until(async () => (await show.getAttribute('data-id')) === fake.items[2]!.id, 30_000, 'a photo to reject')
-    const rejected = fake.items[2]!.id
-    fake.remove(rejected)
-    const removedAt = Date.now()
-    await until(async () => (await show.getAttribute('data-id')) !== rejected, 15_000, 'rejected item gone')
-    expect(Date.now() - removedAt).toBeLessThan(12_500)
+    await until(async () => (await onScreen(page)) === items[2]!.id, 30_000, 'a photo to reject')
+    await moderate(event, items[2]!.id, 'reject')
+    const rejectedAt = Date.now()
+    await until(async () => (await onScreen(page)) !== items[2]!.id, 15_000, 'rejected item gone')
+    expect(Date.now() - rejectedAt).toBeLessThan(12_500)
+    // Deleted while on screen: the same.
+    await until(async () => (await onScreen(page)) === items[3]!.id, 30_000, 'a photo to delete')
+    await moderate(event, items[3]!.id, 'delete')
+    const deletedAt = Date.now()
+    await until(async () => (await onScreen(page)) !== items[3]!.id, 15_000, 'deleted item gone')
+    expect(Date.now() - deletedAt).toBeLessThan(12_500)
+    // Neither comes back in the rotation.
+    const later = new Set<string>()
+    const watchFrom = Date.now()
+    while (Date.now() - watchFrom < 12_000) {
+      later.add((await onScreen(page)) ?? '')
+      await page.waitForTimeout(200)
+    }
+    expect(later.has(items[2]!.id) || later.has(items[3]!.id)).toBe(false)
 
     // Wake lock: asked for at start, and again when the page comes back after the browser dropped it.
     const requests = await page.evaluate(() => (window as unknown as { wakeLockState: { requests: number } }).wakeLockState.requests)
@@ -220,44 +302,46 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
     await until(() => page.evaluate(n => (window as unknown as { wakeLockState: { requests: number } }).wakeLockState.requests > n, requests), 5000, 'wake lock again')
   })
 
-  it('slideshow: keeps looping what it has when the network drops, and catches up when it returns', async () => {
-    const fake = await gallery(4)
-    const page = await open('desktop', fake, '/galeria?slideshow=1&segundos=2')
-    const show = page.locator('[data-testid=slideshow]')
+  it('slideshow: keeps looping what it has while the server cannot be reached, and catches up when it returns', async () => {
+    const event = await ownEvent(4)
+    const page = await open('desktop', event, '/galeria?slideshow=1&segundos=2')
     // One full round, so every photo is in the browser's cache.
     const seen = new Set<string>()
     await until(async () => {
-      seen.add((await show.getAttribute('data-id')) ?? '')
-      return fake.items.every(item => item.kind !== 'photo' || seen.has(item.id))
+      seen.add((await onScreen(page)) ?? '')
+      return event.items.every(item => seen.has(item.id))
     }, 40_000, 'one round')
 
-    fake.offline = true
+    // The venue's internet drops while its Wi-Fi stays up: the browser still believes it is
+    // online, and every request fails. Here the server really goes away.
+    const { port, dir } = event.server
+    await event.server.stop()
     await page.locator('.slideshow__offline').waitFor({ timeout: 15_000 })
     const offlineSeen = new Set<string>()
     const started = Date.now()
     while (Date.now() - started < 8000) {
-      offlineSeen.add((await show.getAttribute('data-id')) ?? '')
+      offlineSeen.add((await onScreen(page)) ?? '')
       await page.waitForTimeout(200)
     }
-    // Still changing slides while offline.
+    // Still changing slides while the server is gone.
     expect(offlineSeen.size).toBeGreaterThanOrEqual(2)
 
-    fake.offline = false
-    const fresh = await fake.approve('photo', 'De volta', 'A internet voltou')
-    await until(async () => (await show.getAttribute('data-id')) === fresh.id, 30_000, 'caught up')
+    // Back, with the same database and media, on the same address.
+    event.server = await startServer({ PORT: String(port) }, dir)
+    ownServers.push(event.server)
+    const fresh = await guestUpload(event.server.url, event.cookie, 5, { author: 'De volta', message: 'A internet voltou' })
+    await until(async () => (await onScreen(page)) === fresh.id, 30_000, 'caught up')
     await until(async () => (await page.locator('.slideshow__offline').count()) === 0, 5000, 'online again')
   })
 
   it('slideshow: memory stays flat over many slides (DOM nodes, listeners, heap)', async () => {
-    const fake = await gallery(12)
-    const page = await open('desktop', fake, '/galeria?slideshow=1&segundos=2')
+    const page = await open('desktop', shared, '/galeria?slideshow=1&segundos=2')
     const cdp = await context!.newCDPSession(page)
-    const show = page.locator('[data-testid=slideshow]')
     let transitions = 0
     let last = ''
     const waitTransitions = async (count: number) => {
       await until(async () => {
-        const id = (await show.getAttribute('data-id')) ?? ''
+        const id = (await onScreen(page)) ?? ''
         if (id && id !== last) {
           transitions++
           last = id
@@ -282,9 +366,8 @@ describe('gallery and slideshow against the gallery contract (served by a fake /
   })
 
   it('phone: the slideshow fits a small screen too', async () => {
-    const fake = await gallery(3)
-    const page = await open('phone', fake, '/galeria?slideshow=1')
-    await until(async () => (await page.getAttribute('[data-testid=slideshow]', 'data-id')) === fake.items[0]!.id, 20_000, 'first slide')
+    const page = await open('phone', shared, '/galeria?slideshow=1')
+    await until(async () => (await onScreen(page)) === shared.items[0]!.id, 20_000, 'first slide')
     await page.waitForTimeout(1500)
     await screenshot(page, 'slideshow-phone')
   })

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
+import { waitForDerived } from '../helpers/seed'
 import { startServer, type TestServer } from '../helpers/server'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
-import { setCover, uploadRows } from './support/db'
+import { uploadRows } from './support/db'
 import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from './support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
@@ -143,12 +145,11 @@ describe('guest upload page /enviar (phone, real server)', () => {
       const again = await api(server.url, `/api/uploads/${row.id}/confirm`, { method: 'POST' })
       expect(again.body).toEqual({ id: row.id, status: 'approved' })
     }
-    // The gallery lists them once the gallery API is merged (issue 4); until then it answers 404.
+    // The public gallery lists all three.
     const gallery = await api(server.url, '/api/gallery')
-    if (gallery.status === 200) {
-      const ids = gallery.body.items.map((item: { id: string }) => item.id)
-      for (const row of recorded) expect(ids).toContain(row.id)
-    }
+    expect(gallery.status).toBe(200)
+    const ids = gallery.body.items.map((item: { id: string }) => item.id)
+    for (const row of recorded) expect(ids).toContain(row.id)
 
     // The author is remembered on the device for next time.
     // After a reload the finished rows are still listed with the success state; "send more" clears them.
@@ -159,10 +160,22 @@ describe('guest upload page /enviar (phone, real server)', () => {
     expect(await rows(page).count()).toBe(0)
     await expect(page.inputValue('[name=author]')).resolves.toBe('Tia Maria')
 
-    // The home page shows the cover once one is set.
-    await setCover(server.dbPath, byName.get('IMG_0001.jpg')!.id)
+    // The home page shows the cover once the admin sets one.
+    const coverId = byName.get('IMG_0001.jpg')!.id
+    // (Derived first, so the page and the API name the same public picture, not two signed URLs.)
+    await waitForDerived(server.url, cookie, coverId)
+    const cover = await api(server.url, `/api/admin/uploads/${coverId}/cover`, { method: 'POST', cookie })
+    expect(cover.status, JSON.stringify(cover.body)).toBe(200)
+    expect(cover.body.coverUploadId).toBe(coverId)
     await page.goto('/')
     await page.locator('[data-testid=cover]').waitFor()
+    // The picture is the chosen upload's, as the public event answer names it.
+    const publicEvent = await api(server.url, '/api/event')
+    expect(publicEvent.body.cover.id).toBe(coverId)
+    // (The page came through the proxy: the media address follows the request's origin.)
+    const coverSrc = new URL((await page.getAttribute('[data-testid=cover]', 'src'))!)
+    expect(coverSrc.origin).toBe(proxy.url)
+    expect(coverSrc.pathname).toBe(new URL(publicEvent.body.cover.url).pathname)
     await expect(page.locator('h1').textContent()).resolves.toContain('Ana & Bruno')
     await expect(page.textContent('time')).resolves.toBe('12 de dezembro de 2026')
     await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
@@ -301,6 +314,69 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.reload()
     await page.waitForTimeout(1000)
     expect(await rows(page).count()).toBe(0)
+  })
+
+  it('a video sent from /enviar carries a poster frame drawn from it, which becomes its gallery thumbnail', async () => {
+    const clip = copyClip(dir, 'CLIPE.mp4')
+    const page = await openPage()
+    const before = proxy.seen.length
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Com quadro de capa')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com quadro de capa')!
+    expect(row).toMatchObject({ status: 'approved', kind: 'video', size: statSync(clip).size })
+
+    // Asked for and sent after the video's bytes and before its confirm (the server takes it only then).
+    const mine = proxy.seen.slice(before)
+    const signed = mine.findIndex(e => e.path === `/api/uploads/${row.id}/poster` && e.status === 200)
+    const stored = mine.findIndex(e => e.method === 'PUT' && e.path.endsWith('-poster.jpg') && e.status === 200)
+    const video = mine.findIndex(e => e.method === 'PUT' && e.path.endsWith(row.storage_key) && e.status === 200)
+    const confirmed = mine.findIndex(e => e.path === `/api/uploads/${row.id}/confirm`)
+    expect(signed).toBeGreaterThan(video)
+    expect(stored).toBeGreaterThan(signed)
+    expect(confirmed).toBeGreaterThan(stored)
+    const asked = JSON.parse(mine[signed]!.body!)
+    expect(asked.contentType).toBe('image/jpeg')
+
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
+    expect(item.kind).toBe('video')
+    expect(item.thumbUrl).toMatch(/-poster\.jpg$/)
+    const answer = await fetch(item.thumbUrl)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('image/jpeg')
+    const poster = Buffer.from(await answer.arrayBuffer())
+    expect(poster.length).toBe(asked.size)
+    // The clip's own size (under the 640 px cap), and a frame of it, not a blank canvas: the
+    // clip is a colourful test pattern.
+    const meta = await sharp(poster).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 240])
+    const { channels } = await sharp(poster).stats()
+    expect(Math.max(...channels.map(channel => channel.stdev))).toBeGreaterThan(30)
+  })
+
+  it('a poster frame that cannot be sent does not hold up the video: it arrives without one', async () => {
+    const clip = copyClip(dir, 'SEM_CAPA.mp4')
+    const page = await openPage()
+    // The only interception in these tests: the real server cannot be made to drop exactly this
+    // one request, so the browser fails it as a dropped connection would.
+    let refused = 0
+    await context!.route(url => /^\/api\/uploads\/[^/]+\/poster$/.test(url.pathname), (route) => {
+      refused++
+      return route.abort('connectionreset')
+    })
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Capa perdida')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    expect(refused).toBe(1)
+    expect(await states(page)).toEqual(['done'])
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Capa perdida')!
+    expect(row).toMatchObject({ status: 'approved', kind: 'video' })
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
+    expect(item.thumbUrl).toBeNull()
   })
 
   it('refuses, in words and before sending, a video above the duration limit and a file above the size limit', async () => {

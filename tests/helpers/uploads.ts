@@ -30,8 +30,8 @@ export async function sendParts(init: any, bytes: Buffer, only?: number[]) {
   }
 }
 
-/** init → PUT (single or parts) → confirm; returns the confirm answer and the init answer. */
-export async function uploadFile(base: string, bytes: Buffer, body: InitBody) {
+/** init → PUT (single or parts) → [a video's poster frame] → confirm; returns the confirm answer and the init answer. */
+export async function uploadFile(base: string, bytes: Buffer, body: InitBody, options: { poster?: Buffer } = {}) {
   const init = await api(base, '/api/uploads/init', {
     method: 'POST',
     json: { fileName: 'file.bin', author: 'Maria', message: 'Parabéns!', ...body, size: body.size ?? bytes.length },
@@ -43,6 +43,11 @@ export async function uploadFile(base: string, bytes: Buffer, body: InitBody) {
   }
   else {
     await sendParts(init.body, bytes)
+  }
+  if (options.poster) {
+    const signed = await api(base, `/api/uploads/${init.body.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: options.poster.length } })
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200)
+    expect((await putBytes(signed.body.upload.url, options.poster, signed.body.upload.headers)).status).toBe(200)
   }
   const confirm = await api(base, `/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
   return { init: init.body, confirm }

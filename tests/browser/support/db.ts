@@ -24,14 +24,3 @@ export async function uploadRows(dbPath: string): Promise<UploadRowView[]> {
     client.close()
   }
 }
-
-/** Sets the event's cover the way the admin action will (that endpoint is another issue's). */
-export async function setCover(dbPath: string, uploadId: string | null): Promise<void> {
-  const client = createClient({ url: `file:${dbPath}` })
-  try {
-    await client.execute({ sql: 'UPDATE event_settings SET cover_upload_id = ? WHERE id = 1', args: [uploadId] })
-  }
-  finally {
-    client.close()
-  }
-}

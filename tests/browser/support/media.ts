@@ -27,6 +27,18 @@ export async function photo(dir: string, name: string, label: string, hue: numbe
   return path
 }
 
+/** The same kind of picture as a Buffer, in memory (for uploads made through the API). */
+export async function labelledJpeg(width: number, height: number, hue: number, label: string): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><radialGradient id="g" cx="30%" cy="30%" r="90%">
+      <stop offset="0" stop-color="hsl(${hue},55%,78%)"/><stop offset="1" stop-color="hsl(${(hue + 40) % 360},45%,35%)"/>
+    </radialGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <text x="50%" y="56%" font-family="serif" font-size="${Math.round(Math.min(width, height) / 4)}" fill="white" fill-opacity="0.9" text-anchor="middle">${label}</text>
+  </svg>`
+  return sharp(Buffer.from(svg)).jpeg({ quality: 78 }).toBuffer()
+}
+
 /** A JPEG of about `bytes` bytes (noise does not compress), for size-limit checks. */
 export async function noisyJpeg(dir: string, name: string, bytes: number): Promise<string> {
   const side = Math.ceil(Math.sqrt(bytes / 1.5))

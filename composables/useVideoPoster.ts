@@ -1,0 +1,117 @@
+import { POSTER_MAX_BYTES } from '~~/shared/limits'
+import type { PosterUploadResponse } from '~~/shared/schemas/upload'
+import { postJson, putBlob } from './useUploadTransport'
+
+/**
+ * A video's poster frame: drawn in the guest's browser (the server never decodes videos) and sent
+ * before the confirm, so the gallery and the slideshow show a picture of the video instead of a
+ * black tile. Strictly best effort: every failure here ends in "no poster", never in a failed
+ * or delayed upload beyond a few seconds.
+ */
+
+/** Wide enough for a gallery tile on a large screen, small enough to cost a weak uplink nothing. */
+export const POSTER_MAX_WIDTH = 640
+const POSTER_QUALITY = 0.8
+/** A browser that cannot decode the file never fires an event at all on some phones. */
+const FRAME_TIMEOUT_MS = 8000
+/** Asking for the poster's URL and sending it, after the video's own bytes are on the server. */
+const SEND_TIMEOUT_MS = 15_000
+
+/**
+ * Opens a video file in a detached <video>, seeks to `at(duration)` and hands the element to
+ * `draw` once that frame is ready; null when the browser cannot decode the file in time.
+ */
+export function withVideoFrame<T>(file: Blob, at: (durationSec: number) => number, draw: (video: HTMLVideoElement) => Promise<T | null>): Promise<T | null> {
+  return new Promise((resolve) => {
+    const video = document.createElement('video')
+    const url = URL.createObjectURL(file)
+    let settled = false
+    const finish = (result: T | null) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      // Lets the browser free the decoder at once instead of at garbage collection.
+      video.removeAttribute('src')
+      video.load()
+      URL.revokeObjectURL(url)
+      resolve(result)
+    }
+    const timer = setTimeout(() => finish(null), FRAME_TIMEOUT_MS)
+    video.muted = true
+    video.playsInline = true
+    video.preload = 'auto'
+    video.onloadeddata = () => {
+      // Infinity for a recorded WebM without a duration in its header: early frames still exist.
+      const duration = Number.isNaN(video.duration) ? 0 : video.duration
+      video.currentTime = Math.max(0, at(duration))
+    }
+    video.onseeked = () => {
+      draw(video).then(finish, () => finish(null))
+    }
+    video.onerror = () => finish(null)
+    video.src = url
+  })
+}
+
+/** About half a second in (past a fade from black), or a tenth of a very short clip. */
+export function posterTime(durationSec: number): number {
+  return durationSec > 0 ? Math.min(0.5, durationSec * 0.1) : 0
+}
+
+/** The poster frame of a video file as a JPEG at most POSTER_MAX_WIDTH wide; null when none could be drawn. */
+export function captureVideoPoster(file: Blob): Promise<Blob | null> {
+  return withVideoFrame<Blob>(file, posterTime, (video) => {
+    const { videoWidth, videoHeight } = video
+    if (!videoWidth || !videoHeight) return Promise.resolve(null)
+    const scale = Math.min(1, POSTER_MAX_WIDTH / videoWidth)
+    const canvas = document.createElement('canvas')
+    canvas.width = Math.round(videoWidth * scale)
+    canvas.height = Math.max(1, Math.round(videoHeight * scale))
+    const context = canvas.getContext('2d')
+    if (!context) return Promise.resolve(null)
+    context.drawImage(video, 0, 0, canvas.width, canvas.height)
+    return new Promise<Blob | null>(resolve => canvas.toBlob(blob => resolve(blob && blob.size > 0 && blob.size <= POSTER_MAX_BYTES ? blob : null), 'image/jpeg', POSTER_QUALITY))
+  }).catch(() => null)
+}
+
+/** Resolves null when `signal` aborts, so a stuck capture cannot hold anything up. */
+function orAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(null)
+    const onAbort = () => resolve(null)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, () => resolve(null)).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/**
+ * Sends a captured poster for an upload not yet confirmed: asks the server for a signed URL and
+ * PUTs the JPEG there. Answers whether it arrived; never throws, and gives up after
+ * SEND_TIMEOUT_MS or when `signal` (the guest cancelling the file) aborts.
+ */
+export async function sendVideoPoster(uploadId: string, poster: Promise<Blob | null>, signal: AbortSignal): Promise<boolean> {
+  const controller = new AbortController()
+  const stop = () => controller.abort()
+  const timer = setTimeout(stop, SEND_TIMEOUT_MS)
+  if (signal.aborted) stop()
+  else signal.addEventListener('abort', stop, { once: true })
+  try {
+    const blob = await orAbort(poster, controller.signal)
+    if (!blob || controller.signal.aborted) return false
+    const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/poster`, { contentType: 'image/jpeg', size: blob.size }, controller.signal)
+    await putBlob(target.upload.url, blob, target.upload.headers, () => undefined, controller.signal)
+    return true
+  }
+  catch {
+    // No poster: the gallery draws the video's own first frame instead.
+    return false
+  }
+  finally {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', stop)
+  }
+}
+
+export function useVideoPoster() {
+  return { captureVideoPoster, sendVideoPoster }
+}
