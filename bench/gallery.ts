@@ -18,12 +18,14 @@ import { percentile, startChild, table, writeSection } from './lib'
 
 const { values: flags } = parseArgs({
   options: {
-    rows: { type: 'string', default: process.env.BENCH_GALLERY_ROWS ?? '10000' },
-    duration: { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '5' },
-    q: { type: 'string', default: 'felicidades' },
+    'rows': { type: 'string', default: process.env.BENCH_GALLERY_ROWS ?? '10000' },
+    'duration': { type: 'string', default: process.env.BENCH_DURATION ?? '10' },
+    'warmup': { type: 'string', default: '2' },
+    'connections': { type: 'string', default: '10' },
+    'rounds': { type: 'string', default: '5' },
+    'q': { type: 'string', default: 'felicidades' },
+    /** Writes the server's V8 CPU profile (.cpuprofile) into this folder: where does its time go? */
+    'server-cpu-prof': { type: 'string' },
   },
 })
 const ROWS = Number(flags.rows)
@@ -129,7 +131,8 @@ const summary = (tally: Tally): Measured => ({
 })
 
 async function main() {
-  const server = await startServer()
+  const profile = flags['server-cpu-prof']
+  const server = await startServer(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {})
   const basePort = await freePort()
   const baseline = { stop: async () => {} }
   try {
@@ -178,7 +181,7 @@ async function main() {
     const [first, deep] = results as [typeof results[0], typeof results[0]]
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
 
-    writeSection('Gallery and admin list (issue 4)', `
+    const section = `
 ${ROWS.toLocaleString('en')} approved, confirmed, derived uploads (8 % videos) inserted straight into the server's SQLite file
 in ${seedSeconds.toFixed(1)} s; autocannon over loopback, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARMUP} s warm-up, taken in
 ${ROUNDS} slices of ${(DURATION / ROUNDS).toFixed(1)} s that alternate between all six measures (shared, noisy 2-core machine); p50/p99 over every response.
@@ -200,7 +203,10 @@ ${table(['deep page vs first page (service)', 'value', 'target'], [
 no index can serve it, so every request scans the table twice (the page and its \`total\`). Query plans (SQLite):
 
 ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
-`)
+`
+    // A profiled server is slower: its numbers are not results.
+    if (profile) console.log(`server CPU profile written to ${profile}; RESULTS.md left as it was`)
+    else writeSection('Gallery and admin list (issue 4)', section)
     if (bad) console.log(`WARNING: ${bad} non-2xx answers or socket errors`)
   }
   finally {
