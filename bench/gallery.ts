@@ -132,7 +132,7 @@ const summary = (tally: Tally): Measured => ({
 
 async function main() {
   const profile = flags['server-cpu-prof']
-  const server = await startServer(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {})
+  const server = await startServer(profile ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'support/cpu-profile.cjs')}`, BENCH_CPU_PROFILE_DIR: profile } : {})
   const basePort = await freePort()
   const baseline = { stop: async () => {} }
   try {
