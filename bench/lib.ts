@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -33,4 +34,48 @@ export function writeSection(title: string, body: string) {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
+
+export interface Child {
+  proc: ChildProcess
+  /** The line the child printed to say it was ready. */
+  ready: string
+  stop: () => Promise<void>
+}
+
+/**
+ * Runs another bench script in its own process (same node, same tsx loader), so that what it
+ * serves does not share a core with the load generator, and waits for a line matching `ready`.
+ */
+export async function startChild(script: string, args: string[], ready: RegExp, timeoutMs = 30_000): Promise<Child> {
+  const proc = spawn(process.execPath, [...process.execArgv, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let log = ''
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} not ready after ${timeoutMs} ms:\n${log}`)), timeoutMs)
+    const onData = (chunk: Buffer) => {
+      log += chunk
+      const found = log.split('\n').find(text => ready.test(text))
+      if (found) {
+        clearTimeout(timer)
+        resolve(found)
+      }
+    }
+    proc.stdout!.on('data', onData)
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk
+    })
+    proc.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${script} exited (${code}):\n${log}`))
+    })
+  })
+  const exited = new Promise<void>(resolve => proc.once('exit', () => resolve()))
+  return {
+    proc,
+    ready: line,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
+      await exited
+    },
+  }
 }

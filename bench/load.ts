@@ -1,0 +1,479 @@
+// Load (issue 8): simulated guests each sending photos (real 1–5 MiB JPEGs) with init → PUT → confirm,
+// paced over a window, while gallery viewers poll GET /api/gallery; once against the local driver and
+// once against s3rver. Reports lost uploads, answers by status, latencies, PUT throughput, server peak
+// RSS and how long the derivation backlog (sharp, one photo at a time) took to drain afterwards.
+// Run separately from `npm run bench`: npm run bench:load [-- --guests 300 --photos 10 --window 120
+//   --pollers 50 --drain-timeout 120 --drivers local,s3]. Traffic goes to 127.0.0.1 only; every loop is
+// bounded by a count or a deadline.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { parseArgs } from 'node:util'
+import { createClient } from '@libsql/client'
+import sharp from 'sharp'
+import { login } from '../tests/helpers/http'
+import { startServer, type TestServer } from '../tests/helpers/server'
+import { localProbe, s3Probe, type StorageProbe } from '../tests/helpers/storage'
+import type { TestS3 } from '../tests/helpers/s3'
+import { peakRssMb, percentile, startChild, table, writeSection, type Child } from './lib'
+
+const { values: flags } = parseArgs({
+  options: {
+    'guests': { type: 'string', default: process.env.BENCH_LOAD_GUESTS ?? '300' },
+    'photos': { type: 'string', default: process.env.BENCH_LOAD_PHOTOS ?? '1' },
+    'window': { type: 'string', default: process.env.BENCH_LOAD_WINDOW ?? '60' },
+    'pollers': { type: 'string', default: '50' },
+    'poll-interval': { type: 'string', default: '2' },
+    'drain-timeout': { type: 'string', default: process.env.BENCH_LOAD_DRAIN_TIMEOUT ?? '75' },
+    'drivers': { type: 'string', default: 'local,s3' },
+    /** Extra environment for the server, KEY=VALUE (repeatable), e.g. UV_THREADPOOL_SIZE=16. */
+    'server-env': { type: 'string', multiple: true, default: [] },
+    /** Writes one JSON line per request (driver, step, start s, ms, status, requests in flight) here. */
+    'trace': { type: 'string' },
+  },
+})
+const GUESTS = Number(flags.guests)
+const PHOTOS = Number(flags.photos)
+const WINDOW_MS = Number(flags.window) * 1000
+const POLLERS = Number(flags.pollers)
+const POLL_MS = Number(flags['poll-interval']) * 1000
+const DRAIN_TIMEOUT_MS = Number(flags['drain-timeout']) * 1000
+const DRIVERS = flags.drivers.split(',').map(name => name.trim()).filter(Boolean) as ('local' | 's3')[]
+const SERVER_ENV = Object.fromEntries(flags['server-env'].map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+const REQUEST_TIMEOUT_MS = 120_000
+/** All guests reach the server from 127.0.0.1: the per-client upload limit must not be what is measured. */
+const RATE_LIMIT = '1000000'
+const MiB = 1024 * 1024
+
+const AUTHORS = ['João', 'Maria José', 'Ana Lúcia', 'Inês', 'Zoë', 'François', 'Sofía', 'Álvaro', 'Tia Conceição', 'Bruno', '']
+const MESSAGES = ['Parabéns aos noivos!', 'Felicidades ❤️', 'Que festa linda!', '', 'Félicitations !', 'Saúde! 🥂']
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)))
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures: a handful of real JPEGs of phone-like sizes, made once from noise and kept in tmp.
+
+const FIXTURE_SPECS = [
+  { width: 1600, height: 1200, mib: 1 },
+  { width: 2592, height: 1944, mib: 2 },
+  { width: 3264, height: 2448, mib: 3 },
+  { width: 4032, height: 3024, mib: 4 },
+  { width: 4032, height: 3024, mib: 4.8 },
+]
+const FIXTURE_DIR = join(tmpdir(), 'event-media-bench-jpegs-v1')
+
+/** Noise drawn at half resolution and scaled up: a texture JPEG cannot shrink, at a phone's pixel count. */
+function noiseJpeg(width: number, height: number, quality: number, seed: number): Promise<Buffer> {
+  const w = Math.ceil(width / 2)
+  const h = Math.ceil(height / 2)
+  const raw = Buffer.alloc(w * h * 3)
+  let state = seed >>> 0 || 1
+  for (let i = 0; i < raw.length; i++) {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    raw[i] = state & 0xff
+  }
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).jpeg({ quality }).toBuffer()
+}
+
+async function fixtures(): Promise<Buffer[]> {
+  mkdirSync(FIXTURE_DIR, { recursive: true })
+  const made: Buffer[] = []
+  for (const [index, spec] of FIXTURE_SPECS.entries()) {
+    const path = join(FIXTURE_DIR, `${spec.width}x${spec.height}-${spec.mib}MiB.jpg`)
+    if (existsSync(path)) {
+      made.push(readFileSync(path))
+      continue
+    }
+    // The quality that brings the file closest to its size (bisection: size grows with quality).
+    let low = 5
+    let high = 100
+    let best: Buffer | undefined
+    for (let step = 0; step < 7; step++) {
+      const quality = Math.round((low + high) / 2)
+      const bytes = await noiseJpeg(spec.width, spec.height, quality, index + 1)
+      if (!best || Math.abs(bytes.length - spec.mib * MiB) < Math.abs(best.length - spec.mib * MiB)) best = bytes
+      if (bytes.length > spec.mib * MiB) high = quality
+      else low = quality
+    }
+    writeFileSync(path, best!)
+    made.push(best!)
+  }
+  return made
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookkeeping
+
+type Step = 'init' | 'put' | 'confirm' | 'gallery'
+
+class Statuses {
+  counts = new Map<Step, Map<string, number>>()
+  add(step: Step, status: number | string) {
+    const byStatus = this.counts.get(step) ?? new Map<string, number>()
+    byStatus.set(String(status), (byStatus.get(String(status)) ?? 0) + 1)
+    this.counts.set(step, byStatus)
+  }
+
+  count(test: (status: string) => boolean, step?: Step): number {
+    let total = 0
+    for (const [name, byStatus] of this.counts) {
+      if (step && name !== step) continue
+      for (const [status, n] of byStatus) if (test(status)) total += n
+    }
+    return total
+  }
+
+  describe(step: Step): string {
+    const byStatus = this.counts.get(step)
+    if (!byStatus) return '–'
+    return [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`).join(', ')
+  }
+}
+
+interface Timed { status: number | string, ms: number, body: any }
+
+/** One request; a socket error or timeout is recorded as a status of its own, never thrown. */
+async function timed(url: string, init: RequestInit): Promise<Timed> {
+  const started = performance.now()
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })
+    const text = await response.text()
+    let body: any = null
+    try {
+      body = text ? JSON.parse(text) : null
+    }
+    catch { /* not JSON */ }
+    return { status: response.status, ms: performance.now() - started, body }
+  }
+  catch (error) {
+    const name = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.name) : 'error'
+    return { status: `error ${name}`, ms: performance.now() - started, body: null }
+  }
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** Photos in the gallery, and how many of them already show their derived thumbnail. */
+async function galleryDerivation(base: string): Promise<{ photos: number, derived: number }> {
+  let photos = 0
+  let derived = 0
+  let cursor: string | null = null
+  for (let page = 0; page < 10_000; page++) {
+    const answer = await timed(`${base}/api/gallery?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {})
+    if (answer.status !== 200) throw new Error(`gallery scan: ${answer.status}`)
+    for (const item of answer.body.items) {
+      if (item.kind !== 'photo') continue
+      photos++
+      if (String(item.thumbUrl).includes('-thumb.')) derived++
+    }
+    cursor = answer.body.nextCursor
+    if (!cursor) break
+  }
+  return { photos, derived }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run against one storage driver
+
+interface RunReport {
+  driver: string
+  attempted: number
+  confirmed: number
+  lost: { adminTotal: number, missingInDb: number, missingInStorage: number }
+  extraConfirmed: number
+  statuses: Statuses
+  initMs: number[]
+  putMs: number[]
+  putMibps: number[]
+  confirmMs: number[]
+  galleryMs: number[]
+  putBytes: number
+  firstInitAt: number
+  lastConfirmAt: number
+  phaseSeconds: number
+  backlogAtLastConfirm: number
+  drainedAfterSeconds: number | null
+  derivedAtEnd: number
+  derivationRate: number
+  serverPeakRssMb: number
+  serverCpuSeconds: number
+  storagePeakRssMb: number | null
+  serverComplaints: string[]
+  /** Latency of one client asking GET /api/event every 250 ms during the uploads: is the server responsive? */
+  probeMs: number[]
+  /** The load generator's own event-loop delay (ms): if it stalls, client-side numbers suffer too. */
+  clientLoopP99: number
+  clientLoopMax: number
+  /** Seconds since the start of each failure (not 2xx), to see when they happen. */
+  failureTimes: number[]
+}
+
+async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunReport> {
+  let storage: Child | undefined
+  let s3: Pick<TestS3, 'endpoint' | 'env' | 'directory'> | undefined
+  if (driver === 's3') {
+    storage = await startChild(join(import.meta.dirname, 'support/s3rver.ts'), [], /^ready /)
+    s3 = JSON.parse(storage.ready.slice('ready '.length))
+  }
+  const server: TestServer = await startServer({ RATE_LIMIT_UPLOADS_PER_MINUTE: RATE_LIMIT, ...s3?.env, ...SERVER_ENV })
+  try {
+    const base = server.url
+    const statuses = new Statuses()
+    const initMs: number[] = []
+    const putMs: number[] = []
+    const putMibps: number[] = []
+    const confirmMs: number[] = []
+    const galleryMs: number[] = []
+    const confirmedIds = new Map<string, number>()
+    let putBytes = 0
+    let firstInitAt = Infinity
+    let lastConfirmAt = 0
+    const cpuBefore = cpuSeconds(server.proc.pid!)
+
+    const t0 = performance.now() + 500
+    let guestsDone = false
+    const failureTimes: number[] = []
+    let inFlight = 0
+    const trace: string[] = []
+    const record = (step: Step, answer: Timed) => {
+      statuses.add(step, answer.status)
+      if (flags.trace) trace.push(JSON.stringify({ driver, step, start: +((performance.now() - answer.ms - t0) / 1000).toFixed(2), ms: Math.round(answer.ms), status: answer.status, inFlight }))
+      if (typeof answer.status !== 'number' || answer.status >= 300) failureTimes.push((performance.now() - t0) / 1000)
+    }
+    const loop = monitorEventLoopDelay({ resolution: 10 })
+    loop.enable()
+
+    async function guest(g: number) {
+      const phase = Math.random()
+      for (let k = 0; k < PHOTOS; k++) {
+        await sleep(t0 + ((k + phase) * WINDOW_MS) / PHOTOS - performance.now())
+        const bytes = photos[(g * PHOTOS + k) % photos.length]!
+        inFlight++
+        try {
+          await sendPhoto(g, k, bytes)
+        }
+        finally {
+          inFlight--
+        }
+      }
+    }
+
+    async function sendPhoto(g: number, k: number, bytes: Buffer) {
+      const author = AUTHORS[g % AUTHORS.length]!
+      firstInitAt = Math.min(firstInitAt, performance.now())
+      const init = await timed(`${base}/api/uploads/init`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fileName: `IMG_${String(1000 + k).padStart(4, '0')}.JPG`, contentType: 'image/jpeg', size: bytes.length, author, message: MESSAGES[(g + k) % MESSAGES.length] }),
+      })
+      record('init', init)
+      initMs.push(init.ms)
+      if (init.status !== 201) return
+      const target = init.body.upload
+      const put = await timed(target.url, { method: 'PUT', body: bytes as unknown as BodyInit, headers: target.headers })
+      record('put', put)
+      putMs.push(put.ms)
+      if (put.status !== 200) return
+      putBytes += bytes.length
+      putMibps.push(bytes.length / MiB / (put.ms / 1000))
+      const confirm = await timed(`${base}/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
+      record('confirm', confirm)
+      confirmMs.push(confirm.ms)
+      if (confirm.status === 200) {
+        confirmedIds.set(init.body.id, bytes.length)
+        lastConfirmAt = Math.max(lastConfirmAt, performance.now())
+      }
+    }
+
+    async function poller() {
+      await sleep(Math.random() * POLL_MS)
+      while (!guestsDone) {
+        const started = performance.now()
+        const answer = await timed(`${base}/api/gallery`, {})
+        record('gallery', answer)
+        galleryMs.push(answer.ms)
+        await sleep(POLL_MS * (0.8 + Math.random() * 0.4) - (performance.now() - started))
+      }
+    }
+
+    const probeMs: number[] = []
+    async function responsiveness() {
+      while (!guestsDone) {
+        const started = performance.now()
+        const answer = await timed(`${base}/api/event`, {})
+        probeMs.push(answer.ms)
+        if (flags.trace) trace.push(JSON.stringify({ driver, step: 'probe', start: +((started - t0) / 1000).toFixed(2), ms: Math.round(answer.ms), status: answer.status, inFlight }))
+        await sleep(250 - (performance.now() - started))
+      }
+    }
+
+    const progress = setInterval(() => {
+      console.log(`  [${driver}] ${((performance.now() - t0) / 1000).toFixed(0)} s: ${confirmedIds.size}/${GUESTS * PHOTOS} confirmed, server RSS peak ${peakRssMb(server.proc.pid!)} MB`)
+    }, 15_000)
+    const pollers = [...Array.from({ length: POLLERS }, poller), responsiveness()]
+    await Promise.all(Array.from({ length: GUESTS }, (_, g) => guest(g)))
+    guestsDone = true
+    await Promise.all(pollers)
+    clearInterval(progress)
+    loop.disable()
+    if (flags.trace) appendFileSync(flags.trace, `${trace.join('\n')}\n`)
+    const phaseSeconds = (lastConfirmAt - firstInitAt) / 1000
+    const serverCpuSeconds = cpuSeconds(server.proc.pid!) - cpuBefore
+
+    // Derivation backlog: scan the gallery until every photo shows its '-thumb.' image.
+    const samples: { at: number, derived: number }[] = []
+    let drainedAfterSeconds: number | null = null
+    let backlogAtLastConfirm = 0
+    const deadline = performance.now() + DRAIN_TIMEOUT_MS
+    for (let scan = 0; scan < 100_000; scan++) {
+      const { photos: listed, derived } = await galleryDerivation(base)
+      const at = performance.now()
+      samples.push({ at, derived })
+      if (scan === 0) backlogAtLastConfirm = listed - derived
+      if (derived >= listed) {
+        drainedAfterSeconds = (at - lastConfirmAt) / 1000
+        break
+      }
+      if (at > deadline) break
+      // Each scan reads the whole gallery (and signs URLs for what is not derived yet): not too often.
+      await sleep(5000)
+    }
+    const first = samples[0]!
+    const last = samples[samples.length - 1]!
+    const derivationRate = last.at > first.at ? (last.derived - first.derived) / ((last.at - first.at) / 1000) : 0
+
+    const cookie = await login(base)
+    const listed = await timed(`${base}/api/admin/uploads?limit=1`, { headers: { cookie } })
+    const adminTotal = listed.status === 200 ? listed.body.total : -1
+    const serverPeakRssMb = peakRssMb(server.proc.pid!)
+    const storagePeakRssMb = storage ? peakRssMb(storage.proc.pid!) : null
+    await server.stop()
+
+    // Every confirm that answered 200 must have its record and its original bytes.
+    const db = createClient({ url: `file:${server.dbPath}` })
+    const { rows } = await db.execute('select id, storage_key, size from uploads where confirmed_at is not null')
+    db.close()
+    const inDb = new Map(rows.map(row => [String(row.id), { key: String(row.storage_key), size: Number(row.size) }]))
+    const probe: StorageProbe = s3 ? s3Probe(s3 as TestS3) : localProbe(server.mediaDir)
+    let missingInDb = 0
+    const keys: string[] = []
+    for (const [id, size] of confirmedIds) {
+      const row = inDb.get(id)
+      if (!row || row.size !== size) missingInDb++
+      else keys.push(row.key)
+    }
+    let missingInStorage = 0
+    let next = 0
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < keys.length) {
+        if (!await probe.exists(keys[next++]!)) missingInStorage++
+      }
+    }))
+    const complaints = [...new Set(server.output().split('\n').filter(line => /error|warn|fail|busy|locked/i.test(line) && !/NodeVersionSupportWarning|trace-warnings/.test(line)).map(line => line.slice(0, 200)))]
+
+    return {
+      driver: driver === 'local' ? 'local driver' : 's3rver',
+      attempted: GUESTS * PHOTOS,
+      confirmed: confirmedIds.size,
+      lost: { adminTotal: Math.max(0, confirmedIds.size - adminTotal), missingInDb, missingInStorage },
+      extraConfirmed: [...inDb.keys()].filter(id => !confirmedIds.has(id)).length,
+      statuses,
+      initMs, putMs, putMibps, confirmMs, galleryMs, putBytes,
+      firstInitAt, lastConfirmAt, phaseSeconds,
+      backlogAtLastConfirm, drainedAfterSeconds, derivedAtEnd: last.derived, derivationRate,
+      serverPeakRssMb, serverCpuSeconds, storagePeakRssMb,
+      serverComplaints: complaints.slice(0, 8),
+      probeMs,
+      clientLoopP99: loop.percentile(99) / 1e6,
+      clientLoopMax: loop.max / 1e6,
+      failureTimes,
+    }
+  }
+  finally {
+    await server.stop()
+    await storage?.stop()
+    rmSync(server.dir, { recursive: true, force: true })
+    if (s3) rmSync(s3.directory, { recursive: true, force: true })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const ms = (values: number[], p: number) => (values.length ? `${percentile(values, p).toFixed(0)} ms` : '–')
+
+function report(runs: RunReport[], photos: Buffer[]) {
+  const lostOf = (run: RunReport) => Math.max(run.lost.adminTotal, run.lost.missingInDb) + run.lost.missingInStorage
+  const fiveXx = (run: RunReport) => run.statuses.count(status => /^5/.test(status))
+  const rows: (string | number)[][] = [
+    ['uploads attempted (guests × photos)', ...runs.map(run => `${run.attempted} (${GUESTS} × ${PHOTOS})`), ''],
+    ['confirmed with 200', ...runs.map(run => run.confirmed), 'all'],
+    ['lost: confirmed 200 but missing from admin total / DB / storage', ...runs.map(run => `${lostOf(run)} (${run.lost.adminTotal} / ${run.lost.missingInDb} / ${run.lost.missingInStorage})`), '0'],
+    ['5xx answers (all steps and gallery polls)', ...runs.map(fiveXx), '0'],
+    ['other failures (4xx, socket errors, timeouts)', ...runs.map(run => run.statuses.count(status => !/^[25]/.test(status))), ''],
+    ['confirmed in the database although no 200 reached the guest (socket error on confirm)', ...runs.map(run => run.extraConfirmed), ''],
+    ['when the failures happened (s after start: first, median, last)', ...runs.map(run => (run.failureTimes.length
+      ? `${percentile(run.failureTimes, 0).toFixed(0)} / ${percentile(run.failureTimes, 50).toFixed(0)} / ${percentile(run.failureTimes, 100).toFixed(0)}`
+      : '–')), ''],
+    ['first init → last confirm', ...runs.map(run => `${run.phaseSeconds.toFixed(0)} s (window ${WINDOW_MS / 1000} s)`), ''],
+    ['init p50 / p99', ...runs.map(run => `${ms(run.initMs, 50)} / ${ms(run.initMs, 99)}`), ''],
+    ['PUT p50 / p99', ...runs.map(run => `${ms(run.putMs, 50)} / ${ms(run.putMs, 99)}`), ''],
+    ['PUT throughput: all bytes ÷ first init → last confirm', ...runs.map(run => `${(run.putBytes / MiB / run.phaseSeconds).toFixed(1)} MiB/s (${(run.putBytes / MiB).toFixed(0)} MiB)`), ''],
+    ['PUT speed of one photo, median', ...runs.map(run => `${percentile(run.putMibps, 50).toFixed(0)} MiB/s`), ''],
+    ['confirm p50 / p99', ...runs.map(run => `${ms(run.confirmMs, 50)} / ${ms(run.confirmMs, 99)}`), ''],
+    [`gallery polls (${POLLERS} clients, every ~${POLL_MS / 1000} s): count, p50 / p99`, ...runs.map(run => `${run.galleryMs.length}, ${ms(run.galleryMs, 50)} / ${ms(run.galleryMs, 99)}`), ''],
+    ['one client asking GET /api/event every 250 ms: p50 / p99 / max', ...runs.map(run => `${ms(run.probeMs, 50)} / ${ms(run.probeMs, 99)} / ${ms(run.probeMs, 100)}`), ''],
+    ['load generator\'s own event-loop delay p99 / max', ...runs.map(run => `${run.clientLoopP99.toFixed(0)} ms / ${run.clientLoopMax.toFixed(0)} ms`), ''],
+    ['derivation backlog at the last confirm (photos without a thumbnail)', ...runs.map(run => run.backlogAtLastConfirm), ''],
+    ['backlog drained after the last confirm', ...runs.map(run => (run.drainedAfterSeconds === null
+      ? `not within ${DRAIN_TIMEOUT_MS / 1000} s: ${run.confirmed - run.derivedAtEnd} left (≈ ${((run.confirmed - run.derivedAtEnd) / Math.max(run.derivationRate, 0.01)).toFixed(0)} s more)`
+      : `${run.drainedAfterSeconds.toFixed(0)} s`)), ''],
+    ['derivation rate after the uploads', ...runs.map(run => `${run.derivationRate.toFixed(2)} photos/s`), ''],
+    ['server CPU during the uploads (user + system)', ...runs.map(run => `${run.serverCpuSeconds.toFixed(0)} s in ${run.phaseSeconds.toFixed(0)} s`), ''],
+    ['server peak RSS', ...runs.map(run => `${run.serverPeakRssMb} MB`), ''],
+    ['s3rver peak RSS (own process)', ...runs.map(run => (run.storagePeakRssMb === null ? '–' : `${run.storagePeakRssMb} MB`)), ''],
+  ]
+  const statusRows = (['init', 'put', 'confirm', 'gallery'] as Step[]).map(step => [step, ...runs.map(run => run.statuses.describe(step))])
+  const complaints = runs.flatMap(run => run.serverComplaints.map(line => `- ${run.driver}: \`${line.replace(/`/g, '\'')}\``))
+  writeSection('Load: 300 guests (issue 8)', `
+Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000}${flags['server-env'].map(pair => ` --server-env ${pair}`).join('')}\`.
+${GUESTS} simulated guests, each sending ${PHOTOS} photo${PHOTOS === 1 ? '' : 's'} one after another (init → PUT → confirm), paced
+at a random phase so that the uploads spread over a ${WINDOW_MS / 1000} s window (a late guest goes on at once), plus ${POLLERS} clients
+polling \`GET /api/gallery\` every ~${POLL_MS / 1000} s until the last guest is done. Photos: ${photos.length} real JPEGs made from noise
+(${photos.map(p => `${(p.length / MiB).toFixed(1)}`).join(', ')} MiB; 1600×1200 up to 4032×3024), reused. Guests, pollers and the
+load generator share this 2-core machine with the server (and with s3rver, in a process of its own).
+All guests come from 127.0.0.1, so the server ran with \`RATE_LIMIT_UPLOADS_PER_MINUTE=${RATE_LIMIT}\` (default 600 per client).
+"Lost" compares every confirm that answered 200 with the admin list's \`total\`, the database after the run and the storage.
+
+${table(['measure', ...runs.map(run => run.driver), 'target'], rows)}
+
+Answers by status:
+
+${table(['step', ...runs.map(run => run.driver)], statusRows)}
+${complaints.length ? `\nServer log lines that mention an error or a warning (first distinct ones):\n\n${complaints.join('\n')}\n` : ''}`)
+  for (const run of runs) {
+    const lost = lostOf(run)
+    const bad = fiveXx(run)
+    console.log(`${run.driver}: ${run.confirmed}/${run.attempted} confirmed, lost ${lost}, 5xx ${bad}, phase ${run.phaseSeconds.toFixed(0)} s, drained ${run.drainedAfterSeconds?.toFixed(0) ?? 'no'}, peak RSS ${run.serverPeakRssMb} MB`)
+    if (lost) console.log(`!! ${run.driver}: ${lost} UPLOADS LOST (confirmed 200, then missing)`)
+    if (bad) console.log(`!! ${run.driver}: ${bad} 5xx ANSWERS`)
+  }
+}
+
+async function main() {
+  const photos = await fixtures()
+  console.log(`fixtures: ${photos.map(p => `${(p.length / MiB).toFixed(2)} MiB`).join(', ')}`)
+  const runs: RunReport[] = []
+  for (const driver of DRIVERS) {
+    console.log(`▶ ${driver}: ${GUESTS} guests × ${PHOTOS} photos over ${WINDOW_MS / 1000} s, ${POLLERS} gallery pollers`)
+    runs.push(await runOnce(driver, photos))
+  }
+  report(runs, photos)
+}
+
+await main()

@@ -1,0 +1,131 @@
+// The yardstick of bench/gallery.ts: a bare node:http server that answers the gallery page and the
+// admin list with the same SQL the service runs (as drizzle emits it), through the same
+// @libsql/client on the same database file, and writes the same JSON fields, signing the same URLs
+// with an HMAC as the local media driver does. What it leaves out is exactly what the ratio
+// measures: h3/Nitro routing and middleware, query validation, drizzle, the admin session check.
+// Started as a child process by bench/gallery.ts: `tsx bench/support/gallery-baseline.ts <db> <port>`.
+import { createHmac } from 'node:crypto'
+import { createServer } from 'node:http'
+import { createClient, type Row } from '@libsql/client'
+import { decodeUploadCursor, encodeUploadCursor } from '../../shared/cursor'
+import { containsPattern, LIKE_ESCAPE } from '../../shared/search'
+
+const [dbPath, portText] = process.argv.slice(2)
+if (!dbPath || !portText) throw new Error('usage: gallery-baseline.ts <db file> <port>')
+const port = Number(portText)
+const origin = `http://127.0.0.1:${port}`
+const client = createClient({ url: `file:${dbPath}`, timeout: 5000 })
+const signingKey = createHmac('sha256', 'baseline-secret').update('local-media-urls').digest()
+
+const COLUMNS = `"id", "status", "kind", "author", "message", "search_text", "file_name", "content_type", "size",
+  "width", "height", "duration_sec", "storage_key", "multipart_upload_id", "part_count", "thumb_key", "display_key",
+  "poster_key", "derived_at", "created_at", "confirmed_at", "updated_at"`
+const NEWEST_FIRST = `order by "uploads"."created_at" desc, "uploads"."id" desc`
+
+const publicUrl = (key: string) => `${origin}/media/${key}`
+function signedUrl(key: string): string {
+  const expires = Math.floor(Date.now() / 1000) + 3600
+  const sig = createHmac('sha256', signingKey).update(['GET', key, expires, '', '', '', ''].join('\n')).digest('base64url')
+  return `${origin}/media/${key}?${new URLSearchParams({ exp: String(expires), sig })}`
+}
+
+function media(row: Row): { url: string, thumbUrl: string | null } {
+  if (row.kind === 'video') return { url: publicUrl(String(row.storage_key)), thumbUrl: row.poster_key ? publicUrl(String(row.poster_key)) : null }
+  if (row.display_key) {
+    const url = publicUrl(String(row.display_key))
+    return { url, thumbUrl: row.thumb_key ? publicUrl(String(row.thumb_key)) : url }
+  }
+  const signed = signedUrl(String(row.storage_key))
+  return { url: signed, thumbUrl: signed }
+}
+
+const iso = (value: unknown) => (value === null ? null : new Date(Number(value)).toISOString())
+
+function nextCursor(rows: Row[], limit: number): string | null {
+  if (rows.length <= limit) return null
+  const last = rows[limit - 1]!
+  return encodeUploadCursor({ createdAt: new Date(Number(last.created_at)), id: String(last.id) })
+}
+
+async function gallery(params: URLSearchParams) {
+  const limit = Number(params.get('limit') ?? 24)
+  const cursor = params.has('cursor') ? decodeUploadCursor(params.get('cursor')!) : undefined
+  if (cursor === null) return { status: 400, body: { statusCode: 400 } }
+  const args: (string | number)[] = ['approved']
+  let where = `"uploads"."status" = ? and "uploads"."confirmed_at" is not null`
+  if (cursor) {
+    where += ` and ("uploads"."created_at", "uploads"."id") < (?, ?)`
+    args.push(cursor.createdAt.getTime(), cursor.id)
+  }
+  args.push(limit + 1)
+  const { rows } = await client.execute({ sql: `select ${COLUMNS} from "uploads" where (${where}) ${NEWEST_FIRST} limit ?`, args })
+  return {
+    status: 200,
+    body: {
+      items: rows.slice(0, limit).map(row => ({
+        id: row.id, kind: row.kind, author: row.author, message: row.message, ...media(row),
+        width: row.width, height: row.height, durationSec: row.duration_sec, createdAt: iso(row.created_at),
+      })),
+      nextCursor: nextCursor(rows, limit),
+    },
+  }
+}
+
+async function adminList(params: URLSearchParams) {
+  const limit = Number(params.get('limit') ?? 50)
+  const q = params.get('q')?.trim()
+  const cursor = params.has('cursor') ? decodeUploadCursor(params.get('cursor')!) : undefined
+  if (cursor === null) return { status: 400, body: { statusCode: 400 } }
+  const filterArgs: (string | number)[] = []
+  let filter = `"uploads"."confirmed_at" is not null`
+  if (q) {
+    filter += ` and "uploads"."search_text" LIKE ? ESCAPE ?`
+    filterArgs.push(containsPattern(q), LIKE_ESCAPE)
+  }
+  const pageArgs = [...filterArgs]
+  let pageWhere = filter
+  if (cursor) {
+    pageWhere += ` and ("uploads"."created_at", "uploads"."id") < (?, ?)`
+    pageArgs.push(cursor.createdAt.getTime(), cursor.id)
+  }
+  // One read batch, one snapshot, as the service does.
+  const [page, counted, settings] = await client.batch([
+    { sql: `select ${COLUMNS} from "uploads" where (${pageWhere}) ${NEWEST_FIRST} limit ?`, args: [...pageArgs, limit + 1] },
+    { sql: `select count(*) from "uploads" where (${filter})`, args: filterArgs },
+    { sql: `select "cover_upload_id" from "event_settings"`, args: [] },
+  ], 'read')
+  const cover = settings!.rows[0]?.cover_upload_id ?? null
+  return {
+    status: 200,
+    body: {
+      items: page!.rows.slice(0, limit).map(row => ({
+        id: row.id, status: row.status, kind: row.kind, author: row.author, message: row.message,
+        fileName: row.file_name, contentType: row.content_type, size: row.size, width: row.width, height: row.height,
+        durationSec: row.duration_sec, ...media(row),
+        originalUrl: row.kind === 'video' ? publicUrl(String(row.storage_key)) : signedUrl(String(row.storage_key)),
+        isCover: row.id === cover, createdAt: iso(row.created_at), confirmedAt: iso(row.confirmed_at), updatedAt: iso(row.updated_at),
+      })),
+      nextCursor: nextCursor(page!.rows, limit),
+      total: Number(counted!.rows[0]![0]),
+    },
+  }
+}
+
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', origin)
+  try {
+    const answer = url.pathname === '/api/gallery'
+      ? await gallery(url.searchParams)
+      : url.pathname === '/api/admin/uploads'
+        ? await adminList(url.searchParams)
+        : { status: 404, body: { statusCode: 404 } }
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    res.end(JSON.stringify(answer.body))
+  }
+  catch (error) {
+    res.writeHead(500, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ statusCode: 500, message: String(error) }))
+  }
+})
+server.listen(port, '127.0.0.1', () => console.log(`listening ${port}`))
+process.on('SIGTERM', () => server.close(() => process.exit(0)))
