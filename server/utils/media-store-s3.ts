@@ -44,6 +44,9 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 2,
+    // Without these a slow or stalled storage holds guests' requests for minutes (the SDK has no
+    // request timeout by default, and 50 sockets queue the rest): fail in seconds with a 503 instead.
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 10_000, throwOnRequestTimeout: true, httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },
   })
 
   const publicBase = (() => {

@@ -5,16 +5,23 @@ import { StorageUnavailableError } from './media-store'
 const HEALTHY_FOR_MS = 5000
 let healthyUntil = 0
 
+let checking: Promise<void> | undefined
+
 export async function assertStorageReachable(): Promise<void> {
   if (Date.now() < healthyUntil) return
-  try {
-    await useMediaStore().ping()
-    healthyUntil = Date.now() + HEALTHY_FOR_MS
-  }
-  catch (error) {
-    healthyUntil = 0
-    throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error)
-  }
+  // One check at a time: a burst of inits waits for the same ping instead of sending its own.
+  checking ??= useMediaStore().ping()
+    .then(() => {
+      healthyUntil = Date.now() + HEALTHY_FOR_MS
+    })
+    .catch((error) => {
+      healthyUntil = 0
+      throw error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error)
+    })
+    .finally(() => {
+      checking = undefined
+    })
+  return checking
 }
 
 /** Forget the last good ping (after a storage error seen elsewhere). */
