@@ -41,3 +41,8 @@ export function ownedKeys(row: UploadRow): string[] {
   if (row.kind === 'video') keys.add(posterKeyOf(row))
   return [...keys]
 }
+
+/** Removes (or queues for removal) every object an unconfirmed upload owns, its open multipart upload included. */
+export async function deleteOwnedObjects(row: UploadRow): Promise<void> {
+  for (const key of ownedKeys(row)) await deleteObjectOrRetryLater(key, key === row.storageKey ? row.multipartUploadId : null)
+}

@@ -21,7 +21,7 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
     .where(and(isNull(uploads.confirmedAt), lt(uploads.createdAt, staleBefore)))
     .orderBy(asc(uploads.createdAt)).limit(500)
   for (const row of stale) {
-    for (const key of ownedKeys(row)) await deleteObjectOrRetryLater(key, key === row.storageKey ? row.multipartUploadId : null)
+    await deleteOwnedObjects(row)
     await db.delete(uploads).where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
   }
 

@@ -119,7 +119,7 @@ export async function refreshUpload(id: string, partNumbers?: number[]) {
  * refuses leaves a pending deletion, which the sweeper retries.
  */
 async function discard(row: UploadRow) {
-  for (const key of ownedKeys(row)) await deleteObjectOrRetryLater(key, key === row.storageKey ? row.multipartUploadId : null)
+  await deleteOwnedObjects(row)
   await useDb().delete(uploads).where(eq(uploads.id, row.id))
 }
 
