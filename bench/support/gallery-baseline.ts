@@ -20,6 +20,9 @@ const signingKey = createHmac('sha256', 'baseline-secret').update('local-media-u
 const COLUMNS = `"id", "status", "kind", "author", "message", "search_text", "file_name", "content_type", "size",
   "width", "height", "duration_sec", "storage_key", "multipart_upload_id", "part_count", "thumb_key", "display_key",
   "poster_key", "derived_at", "created_at", "confirmed_at", "updated_at"`
+// The gallery reads only what an item shows, as the service's prepared statement does.
+const GALLERY_COLUMNS = `"id", "kind", "author", "message", "width", "height", "duration_sec", "created_at", "storage_key",
+  "display_key", "thumb_key", "poster_key"`
 const NEWEST_FIRST = `order by "uploads"."created_at" desc, "uploads"."id" desc`
 
 const publicUrl = (key: string) => `${origin}/media/${key}`
@@ -58,7 +61,7 @@ async function gallery(params: URLSearchParams) {
     args.push(cursor.createdAt.getTime(), cursor.id)
   }
   args.push(limit + 1)
-  const { rows } = await client.execute({ sql: `select ${COLUMNS} from "uploads" where (${where}) ${NEWEST_FIRST} limit ?`, args })
+  const { rows } = await client.execute({ sql: `select ${GALLERY_COLUMNS} from "uploads" where (${where}) ${NEWEST_FIRST} limit ?`, args })
   return {
     status: 200,
     body: {

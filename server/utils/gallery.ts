@@ -1,23 +1,61 @@
-import { and, eq, isNotNull } from 'drizzle-orm'
-import { uploads, type UploadRow } from '../../db/schema'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { uploads } from '../../db/schema'
 import type { UploadCursor } from '../../shared/cursor'
 import type { GalleryItem, GalleryPage } from '../../shared/schemas/gallery'
 import type { Db } from './db'
-import { cursorFromQuery, cutPage, newestFirst, olderThan } from './upload-pages'
+import { cursorFromQuery, cutPage, newestFirst } from './upload-pages'
 
-/**
- * One gallery page plus one row (to know whether another page follows). Keyset over the index
- * uploads_status_created_idx (status, created_at, id): a page costs the same on the first
- * visit and after ten thousand uploads, and items arriving meanwhile never shift a page.
- */
-export function galleryPageQuery(db: Db, cursor: UploadCursor | undefined, limit: number) {
-  return db.select().from(uploads)
-    .where(and(eq(uploads.status, 'approved'), isNotNull(uploads.confirmedAt), olderThan(cursor)))
-    .orderBy(...newestFirst)
-    .limit(limit + 1)
+/** What a gallery item is made of, and nothing more: every column read costs on every poll. */
+const galleryColumns = {
+  id: uploads.id,
+  kind: uploads.kind,
+  author: uploads.author,
+  message: uploads.message,
+  width: uploads.width,
+  height: uploads.height,
+  durationSec: uploads.durationSec,
+  createdAt: uploads.createdAt,
+  storageKey: uploads.storageKey,
+  displayKey: uploads.displayKey,
+  thumbKey: uploads.thumbKey,
+  posterKey: uploads.posterKey,
 }
 
-export async function toGalleryItem(row: UploadRow): Promise<GalleryItem> {
+/**
+ * One gallery page plus one row (to know whether another page follows), with the cursor and the
+ * limit as placeholders. Keyset over the index uploads_status_created_idx (status, created_at,
+ * id): a page costs the same on the first visit and after ten thousand uploads, and items
+ * arriving meanwhile never shift a page.
+ */
+export function galleryPageQuery(db: Db, afterCursor: boolean) {
+  const older = afterCursor
+    ? sql`(${uploads.createdAt}, ${uploads.id}) < (${sql.placeholder('createdAt')}, ${sql.placeholder('id')})`
+    : undefined
+  return db.select(galleryColumns).from(uploads)
+    .where(and(eq(uploads.status, 'approved'), isNotNull(uploads.confirmedAt), older))
+    .orderBy(...newestFirst)
+    .limit(sql.placeholder('limit'))
+}
+
+type GalleryStatement = ReturnType<ReturnType<typeof galleryPageQuery>['prepare']>
+export type GalleryRow = Awaited<ReturnType<GalleryStatement['all']>>[number]
+
+// The gallery is what fifty phones and the projector poll all night: its two statements are
+// built once per database, not on every request.
+const prepared = new WeakMap<Db, { first: GalleryStatement, after: GalleryStatement }>()
+
+export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: number): Promise<GalleryRow[]> {
+  let statements = prepared.get(db)
+  if (!statements) {
+    statements = { first: galleryPageQuery(db, false).prepare(), after: galleryPageQuery(db, true).prepare() }
+    prepared.set(db, statements)
+  }
+  return cursor
+    ? statements.after.all({ createdAt: cursor.createdAt.getTime(), id: cursor.id, limit: limit + 1 })
+    : statements.first.all({ limit: limit + 1 })
+}
+
+export async function toGalleryItem(row: GalleryRow): Promise<GalleryItem> {
   const { url, thumbUrl } = await publicMediaUrls(row)
   return {
     id: row.id,
@@ -35,6 +73,6 @@ export async function toGalleryItem(row: UploadRow): Promise<GalleryItem> {
 
 export async function listGallery(query: { cursor?: string, limit: number }): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
-  const { rows, nextCursor } = cutPage(await galleryPageQuery(useDb(), cursor, query.limit), query.limit)
+  const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit), query.limit)
   return { items: await Promise.all(rows.map(toGalleryItem)), nextCursor }
 }

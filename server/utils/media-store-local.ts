@@ -42,7 +42,9 @@ export function verifyGrant(grant: LocalGrant, signature: string, key: Buffer, n
 /** The origin media URLs point at: the request's own when there is one, else PUBLIC_BASE_URL. */
 function currentOrigin(fallback: string): string {
   try {
-    return requestOrigin(useEvent())
+    // Worked out once per request: a gallery page signs dozens of URLs.
+    const event = useEvent()
+    return event.context.mediaOrigin ??= requestOrigin(event)
   }
   catch {
     return new URL(fallback).origin
@@ -181,5 +183,12 @@ export function createLocalMediaStore(config: AppConfig): MediaStore & { root: s
       await mkdir(root, { recursive: true })
       await readFile(join(root, '.ping')).catch(() => writeFile(join(root, '.ping'), 'ok'))
     },
+  }
+}
+
+declare module 'h3' {
+  interface H3EventContext {
+    /** The origin this request's media URLs point at (see currentOrigin). */
+    mediaOrigin?: string
   }
 }

@@ -8,7 +8,7 @@ export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
  * they exist, a short-lived signed URL of the original so its key never becomes a permanent
  * public address. Videos: the video itself, with its poster frame when one was made.
  */
-export async function publicMediaUrls(upload: UploadRow): Promise<{ url: string, thumbUrl: string | null }> {
+export async function publicMediaUrls(upload: Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'posterKey'>): Promise<{ url: string, thumbUrl: string | null }> {
   const store = useMediaStore()
   if (upload.kind === 'video') {
     return { url: store.publicUrl(upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null }
