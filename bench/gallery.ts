@@ -99,7 +99,7 @@ async function seed(dbPath: string, count: number) {
     const { rows } = await client.execute({ sql: `explain query plan ${statement}`, args })
     plans[name] = rows.map(r => String(r.detail)).join('; ')
   }
-  await explain('gallery, deep page', `select * from uploads where (status = ? and confirmed_at is not null and (created_at, id) < (?, ?)) order by created_at desc, id desc limit 25`, ['approved', Number(row.created_at), String(row.id)])
+  await explain('gallery, deep page', `select id from uploads where (status = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL) and (created_at, id) < (?, ?)) order by created_at desc, id desc limit 25`, ['approved', Number(row.created_at), String(row.id)])
   await explain('admin list, q: page', `select * from uploads where (confirmed_at is not null and search_text like ? escape '\\') order by created_at desc, id desc limit 51`, [containsPattern(Q)])
   await explain('admin list, q: total', `select count(*) from uploads where (confirmed_at is not null and search_text like ? escape '\\')`, [containsPattern(Q)])
   client.close()

@@ -2,6 +2,13 @@ import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
+ * A confirmed upload the public could be shown once approved: a video, or a photo whose
+ * metadata-free display image exists (the original may carry the guest's GPS position). The
+ * gallery's WHERE repeats this very text so that SQLite can serve it from the partial index below.
+ */
+export const DISPLAYABLE = sql.raw(`confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL)`)
+
+/**
  * One row per guest upload. A row is created pending at init and stays invisible everywhere
  * (gallery, admin list, counts) until `confirmedAt` is set; unconfirmed rows older than a day are
  * swept with their bytes.
@@ -29,7 +36,7 @@ export const uploads = sqliteTable('uploads', {
   /** Set while a multipart upload is open in storage; cleared once completed or aborted. */
   multipartUploadId: text('multipart_upload_id'),
   partCount: integer('part_count'),
-  /** Derived, metadata-free images; null until made (the original is shown meanwhile). */
+  /** Derived, metadata-free images; null until made (the photo stays out of public view meanwhile). */
   thumbKey: text('thumb_key'),
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
@@ -38,8 +45,10 @@ export const uploads = sqliteTable('uploads', {
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 }, table => [
-  // Gallery: approved, newest first, keyset over (created_at, id).
+  // Admin list by status, newest first, keyset over (created_at, id).
   index('uploads_status_created_idx').on(table.status, table.createdAt, table.id),
+  // Gallery: approved and displayable, newest first, keyset over (created_at, id).
+  index('uploads_gallery_idx').on(table.status, table.createdAt, table.id).where(DISPLAYABLE),
   // Admin list without a status filter, and counts per hour.
   index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
   // Sweeper: unconfirmed rows by age.

@@ -55,7 +55,7 @@ async function gallery(params: URLSearchParams) {
   const cursor = params.has('cursor') ? decodeUploadCursor(params.get('cursor')!) : undefined
   if (cursor === null) return { status: 400, body: { statusCode: 400 } }
   const args: (string | number)[] = ['approved']
-  let where = `"uploads"."status" = ? and "uploads"."confirmed_at" is not null`
+  let where = `"uploads"."status" = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL)`
   if (cursor) {
     where += ` and ("uploads"."created_at", "uploads"."id") < (?, ?)`
     args.push(cursor.createdAt.getTime(), cursor.id)

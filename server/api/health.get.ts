@@ -18,5 +18,7 @@ export default defineEventHandler(async (event) => {
     storageDriver: useMediaStore().driver,
     version: useRuntimeConfig().public.version,
     uptimeSec: Math.round(process.uptime()),
+    // Photos of this instance still waiting for their display image (not in the gallery yet).
+    derivationBacklog: derivationBacklog(),
   }
 })

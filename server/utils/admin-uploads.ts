@@ -21,7 +21,7 @@ const DELETION_CONCURRENCY = 8
 
 /** The admin view of an upload: every list item and every single-upload answer. */
 export async function toAdminUpload(row: UploadRow, coverUploadId: string | null): Promise<AdminUpload> {
-  const [media, original] = await Promise.all([publicMediaUrls(row), originalUrl(row)])
+  const [media, original] = await Promise.all([adminMediaUrls(row), originalUrl(row)])
   return {
     id: row.id,
     status: row.status,
@@ -190,12 +190,16 @@ export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResu
   return { action, processed, notFound: requested.filter(id => !done.has(id)) }
 }
 
-/** Makes an approved photo the event's cover; anything else is 409 NOT_ELIGIBLE. */
+/**
+ * Makes an approved photo the event's cover; anything else is 409 NOT_ELIGIBLE, and so is a photo
+ * that no display image could be made of (the public is never shown an original).
+ */
 export async function setCover(id: string): Promise<AdminEventConfig> {
   await getEventSettings() // the configuration row exists before the transaction writes it
   const settings = await useDb().transaction(async (tx) => {
     const upload = await findConfirmedUpload(id, tx)
-    if (upload.kind !== 'photo' || upload.status !== 'approved') {
+    const undisplayable = upload.derivedAt !== null && upload.displayKey === null
+    if (upload.kind !== 'photo' || upload.status !== 'approved' || undisplayable) {
       throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Not eligible')
     }
     // The table holds the single configuration row.

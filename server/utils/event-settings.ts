@@ -40,10 +40,9 @@ export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEv
   let cover: PublicEventInfo['cover'] = null
   if (coverUploadId) {
     const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
-    if (upload && upload.status === 'approved') {
-      const urls = await publicMediaUrls(upload)
-      cover = { id: upload.id, url: urls.url, thumbUrl: urls.thumbUrl }
-    }
+    // A photo shows once its display image exists (moments after the upload).
+    const urls = upload && upload.status === 'approved' ? publicMediaUrls(upload) : null
+    if (urls) cover = { id: upload!.id, url: urls.url, thumbUrl: urls.thumbUrl }
   }
   return { ...rest, cover }
 }

@@ -1,5 +1,5 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { uploads } from '../../db/schema'
+import { and, eq, sql } from 'drizzle-orm'
+import { DISPLAYABLE, uploads } from '../../db/schema'
 import type { UploadCursor } from '../../shared/cursor'
 import type { GalleryItem, GalleryPage } from '../../shared/schemas/gallery'
 import type { Db } from './db'
@@ -23,16 +23,17 @@ const galleryColumns = {
 
 /**
  * One gallery page plus one row (to know whether another page follows), with the cursor and the
- * limit as placeholders. Keyset over the index uploads_status_created_idx (status, created_at,
- * id): a page costs the same on the first visit and after ten thousand uploads, and items
- * arriving meanwhile never shift a page.
+ * limit as placeholders. Keyset over the partial index uploads_gallery_idx (status, created_at,
+ * id) of displayable uploads: a page costs the same on the first visit and after ten thousand
+ * uploads, however many photos still wait for their display image, and items arriving meanwhile
+ * never shift a page.
  */
 export function galleryPageQuery(db: Db, afterCursor: boolean) {
   const older = afterCursor
     ? sql`(${uploads.createdAt}, ${uploads.id}) < (${sql.placeholder('createdAt')}, ${sql.placeholder('id')})`
     : undefined
   return db.select(galleryColumns).from(uploads)
-    .where(and(eq(uploads.status, 'approved'), isNotNull(uploads.confirmedAt), older))
+    .where(and(eq(uploads.status, 'approved'), DISPLAYABLE, older))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
 }
@@ -55,8 +56,9 @@ export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: num
     : statements.first.all({ limit: limit + 1 })
 }
 
-export async function toGalleryItem(row: GalleryRow): Promise<GalleryItem> {
-  const { url, thumbUrl } = await publicMediaUrls(row)
+export function toGalleryItem(row: GalleryRow): GalleryItem {
+  // The query lists only displayable uploads, so there is always something to show.
+  const { url, thumbUrl } = publicMediaUrls(row)!
   return {
     id: row.id,
     kind: row.kind,
@@ -74,5 +76,5 @@ export async function toGalleryItem(row: GalleryRow): Promise<GalleryItem> {
 export async function listGallery(query: { cursor?: string, limit: number }): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
   const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit), query.limit)
-  return { items: await Promise.all(rows.map(toGalleryItem)), nextCursor }
+  return { items: rows.map(toGalleryItem), nextCursor }
 }

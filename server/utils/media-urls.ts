@@ -3,21 +3,32 @@ import type { UploadRow } from '../../db/schema'
 /** Signed URLs of photo originals live this long (admin previews, the gallery before derivation). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
 
+type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'posterKey'>
+interface MediaUrls { url: string, thumbUrl: string | null }
+
 /**
- * What the public may be shown for an upload. Photos: the metadata-free derived images; until
- * they exist, a short-lived signed URL of the original so its key never becomes a permanent
- * public address. Videos: the video itself, with its poster frame when one was made.
+ * What the public may be shown for an upload. Photos: the metadata-free derived images only, so
+ * `null` until they exist (the original may carry the guest's GPS position). Videos: the video
+ * itself, with its poster frame when one was made.
  */
-export async function publicMediaUrls(upload: Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'posterKey'>): Promise<{ url: string, thumbUrl: string | null }> {
+export function publicMediaUrls(upload: MediaOf): MediaUrls | null {
   const store = useMediaStore()
   if (upload.kind === 'video') {
     return { url: store.publicUrl(upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null }
   }
-  if (upload.displayKey) {
-    const url = store.publicUrl(upload.displayKey)
-    return { url, thumbUrl: upload.thumbKey ? store.publicUrl(upload.thumbKey) : url }
-  }
-  const signed = await store.signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
+  if (!upload.displayKey) return null
+  const url = store.publicUrl(upload.displayKey)
+  return { url, thumbUrl: upload.thumbKey ? store.publicUrl(upload.thumbKey) : url }
+}
+
+/**
+ * What an admin is shown: the public images, or for a photo not derived (yet, or ever: an image
+ * libvips cannot read), a short-lived signed URL of the original, never a permanent address.
+ */
+export async function adminMediaUrls(upload: MediaOf): Promise<MediaUrls> {
+  const urls = publicMediaUrls(upload)
+  if (urls) return urls
+  const signed = await useMediaStore().signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
   return { url: signed, thumbUrl: signed }
 }
 

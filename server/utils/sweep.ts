@@ -31,7 +31,7 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
   const backlog = await db.select({ id: uploads.id }).from(uploads)
     .where(and(isNotNull(uploads.confirmedAt), isNull(uploads.derivedAt), lt(uploads.confirmedAt, new Date(now.getTime() - 30_000))))
     .limit(100)
-  for (const { id } of backlog) await scheduleDerivation(id)
+  await Promise.all(backlog.map(({ id }) => scheduleDerivation(id)))
 
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now))
   return { staleRemoved: stale.length, deletionsRetried, leftovers, derived: backlog.length }

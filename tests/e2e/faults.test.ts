@@ -67,7 +67,7 @@ describe('health', () => {
     try {
       const health = await api(server.url, '/api/health')
       expect(health.status).toBe(200)
-      expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number) })
+      expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number), derivationBacklog: 0 })
       expect(health.headers.get('cache-control')).toBe('no-store')
     }
     finally {

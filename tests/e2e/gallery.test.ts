@@ -1,6 +1,7 @@
+import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
-import { inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
+import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
 import { startServer, type TestServer } from '../helpers/server'
 
 const GALLERY_FIELDS = ['author', 'createdAt', 'durationSec', 'height', 'id', 'kind', 'message', 'thumbUrl', 'url', 'width']
@@ -77,10 +78,11 @@ describe('gallery', () => {
     const first = await api(server.url, '/api/gallery?limit=3')
     expect(first.body.items.map((i: any) => i.id)).toEqual([video.id, newer.id, older.id])
     expect(first.body.items[0]).toMatchObject({ kind: 'video', author: 'Newest', message: 'dança', durationSec: 3, thumbUrl: null })
-    // A video is shown from its public key; a photo never from a permanent address of its original.
+    // A video is shown from its public key; a photo from its metadata-free images, never its original.
     expect(first.body.items[0].url).toContain(video.key)
     for (const photo of first.body.items.slice(1)) {
-      expect(photo.url.includes('/orig/') ? /[?&]sig=/.test(photo.url) : true).toBe(true)
+      expect(photo.url).toMatch(/\/media\/media\/.+-display\.jpg$/)
+      expect(photo.thumbUrl).toMatch(/\/media\/media\/.+-thumb\.webp$/)
     }
     for (const id of [older.id, newer.id, video.id]) {
       await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie })
@@ -158,6 +160,62 @@ describe('gallery', () => {
     expect((await api(server.url, '/api/gallery?limit=1')).body.items).toHaveLength(1)
     expect((await api(server.url, '/api/gallery?limit=100')).body.items).toHaveLength(100)
     expect((await api(server.url, '/api/gallery?page=2')).status).toBe(400)
+  })
+})
+
+describe('the gallery never shows an original photo (it may carry the guest\'s GPS position)', () => {
+  let server: TestServer
+  let cookie: string
+
+  beforeAll(async () => {
+    server = await startServer()
+    cookie = await login(server.url)
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  it('lists an approved photo only once its display images exist; the cover waits too', async () => {
+    const shown = await seedPhoto(server.url, { author: 'Derived' })
+    // An approved photo whose derivation has not run yet, written as confirm leaves it: the
+    // server itself gives no moment to look between confirm and derivation.
+    const db = createClient({ url: `file:${server.dbPath}` })
+    const now = Date.now()
+    const id = 'waiting-for-derivation-0001'
+    try {
+      await db.execute({
+        sql: `insert into uploads (id, status, kind, author, file_name, content_type, size, storage_key, created_at, confirmed_at, updated_at)
+              values (?, 'approved', 'photo', 'Waiting', 'IMG.JPG', 'image/jpeg', 1234, ?, ?, ?, ?)`,
+        args: [id, `orig/${id}-token.jpg`, now + 60_000, now, now],
+      })
+      expect((await api(server.url, '/api/gallery')).body.items.map((item: any) => item.id)).toEqual([shown.id])
+      const record = await adminRecord(server.url, cookie, id)
+      expect(record.body.url).toMatch(/\/media\/orig\/.+[?&]sig=/)
+      expect((await api(server.url, `/api/admin/uploads/${id}/cover`, { method: 'POST', cookie })).status).toBe(200)
+      expect((await api(server.url, '/api/event')).body.cover).toBeNull()
+
+      await db.execute({ sql: `update uploads set display_key = ?, thumb_key = ?, derived_at = ? where id = ?`, args: [`media/${id}-d-display.jpg`, `media/${id}-t-thumb.webp`, now, id] })
+      const items = (await api(server.url, '/api/gallery')).body.items
+      expect(items.map((item: any) => item.id)).toEqual([id, shown.id])
+      expect(items[0]).toMatchObject({ url: expect.stringMatching(new RegExp(`/media/media/${id}-d-display\\.jpg$`)), thumbUrl: expect.stringMatching(/-t-thumb\.webp$/) })
+      expect((await api(server.url, '/api/event')).body.cover).toEqual({ id, url: items[0].url, thumbUrl: items[0].thumbUrl })
+    }
+    finally {
+      db.close()
+    }
+  })
+
+  it('keeps a photo no display image could be made of out of the gallery and off the cover', async () => {
+    // JPEG magic (so the sniff at confirm accepts it) and then nothing libvips can decode.
+    const bytes = Buffer.concat([Buffer.from([0xFF, 0xD8, 0xFF, 0xE0]), Buffer.alloc(2000, 0x5A)])
+    const broken = await seedPhoto(server.url, { author: 'Broken', bytes })
+    expect(broken.status).toBe('approved')
+    const record = await adminRecord(server.url, cookie, broken.id)
+    expect(record.body.url).toMatch(/\/media\/orig\/.+[?&]sig=/)
+    expect(record.body.thumbUrl).toBe(record.body.url)
+    expect((await api(server.url, '/api/gallery?limit=100')).body.items.map((item: any) => item.id)).not.toContain(broken.id)
+    const cover = await api(server.url, `/api/admin/uploads/${broken.id}/cover`, { method: 'POST', cookie })
+    expect([cover.status, cover.body.data.code]).toEqual([409, 'NOT_ELIGIBLE'])
   })
 })
 

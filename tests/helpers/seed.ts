@@ -27,7 +27,22 @@ export async function seedPhoto(base: string, fields: { author?: string, message
     contentType: 'image/jpeg', size: bytes.length, author: fields.author ?? 'Maria', message: fields.message ?? '', fileName: fields.fileName ?? 'IMG_0001.JPG',
   })
   expect(confirm.status).toBe(200)
+  await derivationSettled(base)
   return { id: init.id, bytes, key: keyOfUrl(init.upload.url), status: confirm.body.status }
+}
+
+/**
+ * Waits until the server has made the display images of every photo confirmed so far: a photo
+ * enters the gallery only then. (Derivation of these small test images takes milliseconds.)
+ */
+export async function derivationSettled(base: string): Promise<void> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const health = await api(base, '/api/health')
+    if (health.body.derivationBacklog === 0) return
+    if (Date.now() > deadline) throw new Error(`derivation backlog never drained: ${JSON.stringify(health.body)}`)
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
 }
 
 export async function seedVideo(base: string, fields: { author?: string, message?: string, size?: number } = {}): Promise<Seeded> {

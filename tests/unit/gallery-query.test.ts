@@ -28,16 +28,16 @@ async function plan(query: { toSQL(): { sql: string, params: unknown[] } }, valu
 }
 
 describe('gallery page query', () => {
-  it('seeks the status index on the first page, in index order (no sort, no offset)', async () => {
+  it('seeks the partial index of displayable uploads on the first page, in index order (no sort, no offset)', async () => {
     const text = await plan(galleryPageQuery(db, false), { limit: 25 })
-    expect(text).toMatch(/SEARCH uploads USING INDEX uploads_status_created_idx \(status=\?\)/)
+    expect(text).toMatch(/SEARCH uploads USING INDEX uploads_gallery_idx \(status=\?\)/)
     expect(text).not.toMatch(/TEMP B-TREE/)
     expect(galleryPageQuery(db, false).toSQL().sql).not.toMatch(/offset/i)
   })
 
   it('seeks straight to the cursor position on later pages', async () => {
     const text = await plan(galleryPageQuery(db, true), { createdAt: 1_800_000_000_000, id: 'abc', limit: 25 })
-    expect(text).toMatch(/SEARCH uploads USING INDEX uploads_status_created_idx \(status=\? AND \(created_at,id\)<\(\?,\?\)\)/)
+    expect(text).toMatch(/SEARCH uploads USING INDEX uploads_gallery_idx \(status=\? AND \(created_at,id\)<\(\?,\?\)\)/)
     expect(text).not.toMatch(/TEMP B-TREE/)
   })
 })

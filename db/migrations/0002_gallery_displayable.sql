@@ -1,0 +1,1 @@
+CREATE INDEX `uploads_gallery_idx` ON `uploads` (`status`,`created_at`,`id`) WHERE confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL);
