@@ -1,7 +1,7 @@
 // Load (issue 8): simulated guests each sending photos (real 1–5 MiB JPEGs) with init → PUT → confirm,
 // paced over a window, while gallery viewers poll GET /api/gallery; once against the local driver and
 // once against s3rver. Reports lost uploads, answers by status, latencies, PUT throughput, server peak
-// RSS and how long the derivation backlog (sharp, one photo at a time) took to drain afterwards.
+// RSS and how long the derivation backlog (sharp, one photo per core) took to drain afterwards.
 // Run separately from `npm run bench`: npm run bench:load [-- --guests 300 --photos 10 --window 120
 //   --pollers 50 --drain-timeout 120 --drivers local,s3]. Traffic goes to 127.0.0.1 only; every loop is
 // bounded by a count or a deadline.
@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
 import sharp from 'sharp'
+import { backoffDelay } from '../composables/useUploadTransport'
 import { login } from '../tests/helpers/http'
 import { startServer, type TestServer } from '../tests/helpers/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/helpers/storage'
@@ -42,6 +43,10 @@ const DRAIN_TIMEOUT_MS = Number(flags['drain-timeout']) * 1000
 const DRIVERS = flags.drivers.split(',').map(name => name.trim()).filter(Boolean) as ('local' | 's3')[]
 const SERVER_ENV = Object.fromEntries(flags['server-env'].map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
 const REQUEST_TIMEOUT_MS = 120_000
+/** As the upload page: server errors in a row before it gives a file up (lost connections: see MAX_ATTEMPTS). */
+const MAX_SERVER_FAILURES = 6
+/** The page retries a lost connection for as long as it is open; a run has to end. */
+const MAX_ATTEMPTS = 12
 /** All guests reach the server from 127.0.0.1: the per-client upload limit must not be what is measured. */
 const RATE_LIMIT = '1000000'
 const MiB = 1024 * 1024
@@ -159,23 +164,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** Photos in the gallery, and how many of them already show their derived thumbnail. */
-async function galleryDerivation(base: string): Promise<{ photos: number, derived: number }> {
-  let photos = 0
-  let derived = 0
-  let cursor: string | null = null
-  for (let page = 0; page < 10_000; page++) {
-    const answer = await timed(`${base}/api/gallery?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {})
-    if (answer.status !== 200) throw new Error(`gallery scan: ${answer.status}`)
-    for (const item of answer.body.items) {
-      if (item.kind !== 'photo') continue
-      photos++
-      if (String(item.thumbUrl).includes('-thumb.')) derived++
-    }
-    cursor = answer.body.nextCursor
-    if (!cursor) break
-  }
-  return { photos, derived }
+/** Photos the server has not made display images of yet (they are not in the gallery until then). */
+async function derivationBacklog(base: string): Promise<number> {
+  const answer = await timed(`${base}/api/health`, {})
+  if (typeof answer.body?.derivationBacklog !== 'number') throw new Error(`health: ${answer.status}`)
+  return answer.body.derivationBacklog
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,6 +193,7 @@ interface RunReport {
   backlogAtLastConfirm: number
   drainedAfterSeconds: number | null
   derivedAtEnd: number
+  retries: number
   derivationRate: number
   serverPeakRssMb: number
   serverCpuSeconds: number
@@ -240,6 +234,7 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
     let guestsDone = false
     const failureTimes: number[] = []
     let inFlight = 0
+    let retries = 0
     const trace: string[] = []
     const record = (step: Step, answer: Timed) => {
       statuses.add(step, answer.status)
@@ -264,27 +259,42 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       }
     }
 
+    /**
+     * One step as the upload page sends it (composables/useUploadQueue.ts): a transient failure
+     * (no answer, 408, 429, 5xx) is tried again after the page's back-off, at most
+     * MAX_SERVER_FAILURES server errors in a row. Every attempt is recorded.
+     */
+    async function step(name: Step, url: string, init: RequestInit, times: number[]): Promise<Timed> {
+      let serverFailures = 0
+      for (let attempt = 0; ; attempt++) {
+        const answer = await timed(url, init)
+        record(name, answer)
+        times.push(answer.ms)
+        const status = answer.status
+        const transient = typeof status !== 'number' || status >= 500 || status === 408 || status === 429
+        if (!transient) return answer
+        if (typeof status === 'number' && ++serverFailures > MAX_SERVER_FAILURES) return answer
+        if (attempt >= MAX_ATTEMPTS) return answer
+        retries++
+        await sleep(backoffDelay(attempt))
+      }
+    }
+
     async function sendPhoto(g: number, k: number, bytes: Buffer) {
       const author = AUTHORS[g % AUTHORS.length]!
       firstInitAt = Math.min(firstInitAt, performance.now())
-      const init = await timed(`${base}/api/uploads/init`, {
+      const init = await step('init', `${base}/api/uploads/init`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ fileName: `IMG_${String(1000 + k).padStart(4, '0')}.JPG`, contentType: 'image/jpeg', size: bytes.length, author, message: MESSAGES[(g + k) % MESSAGES.length] }),
-      })
-      record('init', init)
-      initMs.push(init.ms)
+      }, initMs)
       if (init.status !== 201) return
       const target = init.body.upload
-      const put = await timed(target.url, { method: 'PUT', body: bytes as unknown as BodyInit, headers: target.headers })
-      record('put', put)
-      putMs.push(put.ms)
+      const put = await step('put', target.url, { method: 'PUT', body: bytes as unknown as BodyInit, headers: target.headers }, putMs)
       if (put.status !== 200) return
       putBytes += bytes.length
       putMibps.push(bytes.length / MiB / (put.ms / 1000))
-      const confirm = await timed(`${base}/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
-      record('confirm', confirm)
-      confirmMs.push(confirm.ms)
+      const confirm = await step('confirm', `${base}/api/uploads/${init.body.id}/confirm`, { method: 'POST' }, confirmMs)
       if (confirm.status === 200) {
         confirmedIds.set(init.body.id, bytes.length)
         lastConfirmAt = Math.max(lastConfirmAt, performance.now())
@@ -326,23 +336,22 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
     const phaseSeconds = (lastConfirmAt - firstInitAt) / 1000
     const serverCpuSeconds = cpuSeconds(server.proc.pid!) - cpuBefore
 
-    // Derivation backlog: scan the gallery until every photo shows its '-thumb.' image.
+    // Derivation backlog, as /api/health reports it, until it is empty.
     const samples: { at: number, derived: number }[] = []
     let drainedAfterSeconds: number | null = null
     let backlogAtLastConfirm = 0
     const deadline = performance.now() + DRAIN_TIMEOUT_MS
     for (let scan = 0; scan < 100_000; scan++) {
-      const { photos: listed, derived } = await galleryDerivation(base)
+      const backlog = await derivationBacklog(base)
       const at = performance.now()
-      samples.push({ at, derived })
-      if (scan === 0) backlogAtLastConfirm = listed - derived
-      if (derived >= listed) {
+      samples.push({ at, derived: confirmedIds.size - backlog })
+      if (scan === 0) backlogAtLastConfirm = backlog
+      if (backlog === 0) {
         drainedAfterSeconds = (at - lastConfirmAt) / 1000
         break
       }
       if (at > deadline) break
-      // Each scan reads the whole gallery (and signs URLs for what is not derived yet): not too often.
-      await sleep(5000)
+      await sleep(1000)
     }
     const first = samples[0]!
     const last = samples[samples.length - 1]!
@@ -389,6 +398,7 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       backlogAtLastConfirm, drainedAfterSeconds, derivedAtEnd: last.derived, derivationRate,
       serverPeakRssMb, serverCpuSeconds, storagePeakRssMb,
       serverComplaints: complaints.slice(0, 8),
+      retries,
       probeMs,
       clientLoopP99: loop.percentile(99) / 1e6,
       clientLoopMax: loop.max / 1e6,
@@ -416,6 +426,7 @@ function report(runs: RunReport[], photos: Buffer[]) {
     ['lost: confirmed 200 but missing from admin total / DB / storage', ...runs.map(run => `${lostOf(run)} (${run.lost.adminTotal} / ${run.lost.missingInDb} / ${run.lost.missingInStorage})`), '0'],
     ['5xx answers (all steps and gallery polls)', ...runs.map(fiveXx), '0'],
     ['other failures (4xx, socket errors, timeouts)', ...runs.map(run => run.statuses.count(status => !/^[25]/.test(status))), ''],
+    ['attempts tried again after a transient failure, as the upload page does', ...runs.map(run => run.retries), ''],
     ['confirmed in the database although no 200 reached the guest (socket error on confirm)', ...runs.map(run => run.extraConfirmed), ''],
     ['when the failures happened (s after start: first, median, last)', ...runs.map(run => (run.failureTimes.length
       ? `${percentile(run.failureTimes, 0).toFixed(0)} / ${percentile(run.failureTimes, 50).toFixed(0)} / ${percentile(run.failureTimes, 100).toFixed(0)}`
@@ -429,7 +440,7 @@ function report(runs: RunReport[], photos: Buffer[]) {
     [`gallery polls (${POLLERS} clients, every ~${POLL_MS / 1000} s): count, p50 / p99`, ...runs.map(run => `${run.galleryMs.length}, ${ms(run.galleryMs, 50)} / ${ms(run.galleryMs, 99)}`), ''],
     ['one client asking GET /api/event every 250 ms: p50 / p99 / max', ...runs.map(run => `${ms(run.probeMs, 50)} / ${ms(run.probeMs, 99)} / ${ms(run.probeMs, 100)}`), ''],
     ['load generator\'s own event-loop delay p99 / max', ...runs.map(run => `${run.clientLoopP99.toFixed(0)} ms / ${run.clientLoopMax.toFixed(0)} ms`), ''],
-    ['derivation backlog at the last confirm (photos without a thumbnail)', ...runs.map(run => run.backlogAtLastConfirm), ''],
+    ['derivation backlog at the last confirm (photos not in the gallery yet)', ...runs.map(run => run.backlogAtLastConfirm), ''],
     ['backlog drained after the last confirm', ...runs.map(run => (run.drainedAfterSeconds === null
       ? `not within ${DRAIN_TIMEOUT_MS / 1000} s: ${run.confirmed - run.derivedAtEnd} left (≈ ${((run.confirmed - run.derivedAtEnd) / Math.max(run.derivationRate, 0.01)).toFixed(0)} s more)`
       : `${run.drainedAfterSeconds.toFixed(0)} s`)), ''],
@@ -442,7 +453,8 @@ function report(runs: RunReport[], photos: Buffer[]) {
   const complaints = runs.flatMap(run => run.serverComplaints.map(line => `- ${run.driver}: \`${line.replace(/`/g, '\'')}\``))
   writeSection('Load: 300 guests (issue 8)', `
 Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000}${flags['server-env'].map(pair => ` --server-env ${pair}`).join('')}\`.
-${GUESTS} simulated guests, each sending ${PHOTOS} photo${PHOTOS === 1 ? '' : 's'} one after another (init → PUT → confirm), paced
+${GUESTS} simulated guests, each sending ${PHOTOS} photo${PHOTOS === 1 ? '' : 's'} one after another (init → PUT → confirm, each step
+tried again after a transient failure with the upload page's back-off, at most ${MAX_SERVER_FAILURES} server errors in a row), paced
 at a random phase so that the uploads spread over a ${WINDOW_MS / 1000} s window (a late guest goes on at once), plus ${POLLERS} clients
 polling \`GET /api/gallery\` every ~${POLL_MS / 1000} s until the last guest is done. Photos: ${photos.length} real JPEGs made from noise
 (${photos.map(p => `${(p.length / MiB).toFixed(1)}`).join(', ')} MiB; 1600×1200 up to 4032×3024), reused. Guests, pollers and the
