@@ -3,6 +3,7 @@ import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../helpers/http'
 import { startServer, type TestServer } from '../helpers/server'
+import { derivationSettled } from '../helpers/seed'
 import { jpeg } from '../helpers/fixtures'
 import { uploadFile } from '../helpers/uploads'
 
@@ -158,6 +159,7 @@ describe('hostile input', () => {
     const photo = await jpeg(20, 20)
     const { confirm, init } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length, author, message, fileName: 'fôto 📷.jpg' })
     expect(confirm.status).toBe(200)
+    await derivationSettled(server.url)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === init.id)
     expect(item.author).toBe(author)
     expect(item.message).toBe(message)
