@@ -1,36 +1,22 @@
 import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '~~/shared/media/checks'
+import { withDetachedVideo } from './detachedVideo'
 import { useMessages } from './useMessages'
 
 const METADATA_TIMEOUT_MS = 8000
 
 /** Duration as the browser's own video element reports it; null when it cannot read the file. */
 function durationFromVideoElement(file: Blob): Promise<number | null> {
-  return new Promise((resolve) => {
-    const video = document.createElement('video')
-    const url = URL.createObjectURL(file)
-    let settled = false
-    const finish = (value: number | null) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      video.removeAttribute('src')
-      video.load()
-      URL.revokeObjectURL(url)
-      resolve(value !== null && Number.isFinite(value) && value > 0 ? value : null)
-    }
-    const timer = setTimeout(() => finish(null), METADATA_TIMEOUT_MS)
+  return withDetachedVideo<number>(file, METADATA_TIMEOUT_MS, (video, finish) => {
+    const found = (duration: number) => finish(Number.isFinite(duration) && duration > 0 ? duration : null)
     video.preload = 'metadata'
-    video.muted = true
     video.onloadedmetadata = () => {
-      if (Number.isFinite(video.duration)) return finish(video.duration)
+      if (Number.isFinite(video.duration)) return found(video.duration)
       // Recorded WebM often has no duration in its header: seeking far makes the browser find it.
       video.ondurationchange = () => {
-        if (Number.isFinite(video.duration)) finish(video.duration)
+        if (Number.isFinite(video.duration)) found(video.duration)
       }
       video.currentTime = Number.MAX_SAFE_INTEGER
     }
-    video.onerror = () => finish(null)
-    video.src = url
   })
 }
 

@@ -1,5 +1,6 @@
 import { POSTER_MAX_BYTES } from '~~/shared/limits'
 import type { PosterUploadResponse } from '~~/shared/schemas/upload'
+import { withDetachedVideo } from './detachedVideo'
 import { postJson, putBlob } from './useUploadTransport'
 
 /**
@@ -12,7 +13,7 @@ import { postJson, putBlob } from './useUploadTransport'
 /** Wide enough for a gallery tile on a large screen, small enough to cost a weak uplink nothing. */
 export const POSTER_MAX_WIDTH = 640
 const POSTER_QUALITY = 0.8
-/** A browser that cannot decode the file never fires an event at all on some phones. */
+/** How long a frame may take to decode before the poster is given up. */
 const FRAME_TIMEOUT_MS = 8000
 /** Asking for the poster's URL and sending it, after the video's own bytes are on the server. */
 const SEND_TIMEOUT_MS = 15_000
@@ -22,22 +23,7 @@ const SEND_TIMEOUT_MS = 15_000
  * `draw` once that frame is ready; null when the browser cannot decode the file in time.
  */
 export function withVideoFrame<T>(file: Blob, at: (durationSec: number) => number, draw: (video: HTMLVideoElement) => Promise<T | null>): Promise<T | null> {
-  return new Promise((resolve) => {
-    const video = document.createElement('video')
-    const url = URL.createObjectURL(file)
-    let settled = false
-    const finish = (result: T | null) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      // Lets the browser free the decoder at once instead of at garbage collection.
-      video.removeAttribute('src')
-      video.load()
-      URL.revokeObjectURL(url)
-      resolve(result)
-    }
-    const timer = setTimeout(() => finish(null), FRAME_TIMEOUT_MS)
-    video.muted = true
+  return withDetachedVideo<T>(file, FRAME_TIMEOUT_MS, (video, finish) => {
     video.playsInline = true
     video.preload = 'auto'
     video.onloadeddata = () => {
@@ -48,8 +34,6 @@ export function withVideoFrame<T>(file: Blob, at: (durationSec: number) => numbe
     video.onseeked = () => {
       draw(video).then(finish, () => finish(null))
     }
-    video.onerror = () => finish(null)
-    video.src = url
   })
 }
 
