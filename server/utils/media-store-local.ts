@@ -127,6 +127,19 @@ export function createLocalMediaStore(config: AppConfig): MediaStore & { root: s
     async abortMultipart(_key, uploadId) {
       await rm(partsDir(uploadId), { recursive: true, force: true })
     },
+    async persist(key) {
+      const path = pathOf(key)
+      // The file's bytes, then its directory entry (it arrived by rename).
+      for (const target of [path, dirname(path)]) {
+        const handle = await open(target, 'r')
+        try {
+          await handle.sync()
+        }
+        finally {
+          await handle.close()
+        }
+      }
+    },
     async head(key) {
       const info = await stat(pathOf(key)).catch(() => null)
       return info?.isFile() ? { size: info.size } : null

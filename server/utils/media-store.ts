@@ -48,6 +48,12 @@ export interface MediaStore {
    * lifecycle rule for abandoned multipart uploads instead (see README).
    */
   collectLeftovers?(olderThan: Date): Promise<number>
+  /**
+   * Puts an object's bytes on the disk itself before its upload is confirmed: the guest's phone
+   * forgets its copy once told "sent", and a venue laptop may lose power. S3 answers a PUT only
+   * once the bytes are durable, so only the local driver needs it.
+   */
+  persist?(key: string): Promise<void>
 }
 
 let store: MediaStore | undefined

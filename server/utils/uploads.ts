@@ -172,6 +172,7 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
   }
 
   const posterKey = await acceptPoster(row)
+  await store.persist?.(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
