@@ -47,8 +47,8 @@ describe('a confirmed upload is on the disk before the guest is told so (local d
     const video = mp4(51 * 1024 * 1024)
     let keys: string[] = []
     const synced = await traceFsyncs(server.proc.pid!, async () => {
-      const single = await uploadFile(server.url, photo, { contentType: 'image/jpeg', fileName: 'a.jpg' })
-      const parts = await uploadFile(server.url, video, { contentType: 'video/mp4', fileName: 'v.mp4', durationSec: 3 })
+      const single = await uploadFile(server.url, photo, { contentType: 'image/jpeg', fileName: 'a.jpg', size: photo.length })
+      const parts = await uploadFile(server.url, video, { contentType: 'video/mp4', fileName: 'v.mp4', size: video.length, durationSec: 3 })
       expect(single.confirm.status).toBe(200)
       expect(parts.init.upload.type).toBe('multipart')
       expect(parts.confirm.status).toBe(200)
