@@ -41,8 +41,8 @@ export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEv
   if (coverUploadId) {
     const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
     // A photo shows once its display image exists (moments after the upload).
-    const urls = upload && upload.status === 'approved' ? publicMediaUrls(upload) : null
-    if (urls) cover = { id: upload!.id, url: urls.url, thumbUrl: urls.thumbUrl }
+    const urls = upload?.status === 'approved' ? publicMediaUrls(upload) : null
+    if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl }
   }
   return { ...rest, cover }
 }

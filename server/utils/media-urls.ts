@@ -1,6 +1,6 @@
 import type { UploadRow } from '../../db/schema'
 
-/** Signed URLs of photo originals live this long (admin previews, the gallery before derivation). */
+/** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
 
 type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'posterKey'>
