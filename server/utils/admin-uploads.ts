@@ -126,7 +126,7 @@ export async function setUploadStatus(id: string, status: 'approved' | 'rejected
  * refuses, the sweeper finds the queued keys later. No commit can leave an object nobody knows of.
  */
 async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<string[]> {
-  const keys = rows.flatMap(storageKeysOf)
+  const keys = rows.flatMap(ownedKeys)
   const retryAt = new Date(now.getTime() + DELETION_RETRY_AFTER_MS)
   for (let start = 0; start < keys.length; start += 200) {
     await tx.insert(pendingDeletions)
@@ -139,8 +139,13 @@ async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<stri
   return keys
 }
 
-/** Removes committed deletions' objects now; what storage refuses stays queued for the sweeper. */
-async function removeObjects(keys: string[]) {
+/**
+ * Removes committed deletions' objects now; what storage refuses stays queued for the sweeper.
+ * A derivation of one of them still running here finishes first: it may write its images after
+ * the record is gone, and those keys must not be taken off the queue before they are removed.
+ */
+async function removeObjects(ids: string[], keys: string[]) {
+  await settleDerivations(ids)
   const removed: string[] = []
   let next = 0
   const worker = async () => {
@@ -160,7 +165,7 @@ export async function deleteUpload(id: string): Promise<{ id: string, deleted: t
     const row = await findConfirmedUpload(id, tx)
     return deleteRecords(tx, [row], new Date())
   })
-  await removeObjects(keys)
+  await removeObjects([id], keys)
   return { id, deleted: true }
 }
 
@@ -185,7 +190,7 @@ export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResu
     if (status === 'rejected') await clearCoverOf(tx, processed, now)
     return { processed, keys: [] as string[] }
   })
-  await removeObjects(keys)
+  if (action === 'delete') await removeObjects(processed, keys)
   const done = new Set(processed)
   return { action, processed, notFound: requested.filter(id => !done.has(id)) }
 }

@@ -114,3 +114,19 @@ export function scheduleDerivation(id: string): Promise<void> {
 export function derivationBacklog(): number {
   return scheduled.size
 }
+
+/**
+ * For uploads being deleted: drops those still waiting (they would find no record) and waits for
+ * those this instance is deriving right now (about a second each).
+ */
+export async function settleDerivations(ids: string[]): Promise<void> {
+  const wanted = new Set(ids)
+  for (let index = waiting.length - 1; index >= 0; index--) {
+    const item = waiting[index]!
+    if (!wanted.has(item.id)) continue
+    waiting.splice(index, 1)
+    scheduled.delete(item.id)
+    item.done()
+  }
+  await Promise.all(ids.flatMap(id => scheduled.get(id) ?? []))
+}

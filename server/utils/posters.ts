@@ -35,10 +35,14 @@ export async function acceptPoster(row: UploadRow): Promise<string | null> {
   return null
 }
 
-/** Every key an upload may own in storage, including a poster sent but not yet recorded. */
+/**
+ * Every key an upload may own in storage, including those not recorded yet: a poster sent before
+ * the confirm, and a photo's derived images while they are being made (their keys are fixed).
+ */
 export function ownedKeys(row: UploadRow): string[] {
   const keys = new Set(storageKeysOf(row))
   if (row.kind === 'video') keys.add(posterKeyOf(row))
+  else keys.add(derivedKey(row.id, row.storageKey, 'display', 'jpg')).add(derivedKey(row.id, row.storageKey, 'thumb', 'webp'))
   return [...keys]
 }
 

@@ -54,6 +54,16 @@ describe.each(['local', 's3'] as const)('admin delete (%s driver)', (driver) => 
     expect([again.status, again.body.data.code]).toEqual([404, 'NOT_FOUND'])
   })
 
+  it('DELETE also removes derived images that were written but not yet recorded', async () => {
+    // The moment a derivation has stored its images but not yet recorded them: a delete then must
+    // still remove (or queue) them, or a crash before the derivation cleans up leaves orphans.
+    const photo = await derivedPhoto('Quase derivada')
+    await db.execute({ sql: 'UPDATE uploads SET display_key = NULL, thumb_key = NULL, derived_at = NULL WHERE id = ?', args: [photo.id] })
+    expect((await api(server.url, `/api/admin/uploads/${photo.id}`, { method: 'DELETE', cookie })).status).toBe(200)
+    for (const key of photo.keys) expect(await probe.exists(key), key).toBe(false)
+    expect(await pendingDeletions()).toBe(0)
+  })
+
   it('DELETE removes a video', async () => {
     const video = await seedVideo(server.url)
     expect(await probe.exists(video.key)).toBe(true)
