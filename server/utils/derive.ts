@@ -45,8 +45,9 @@ export async function deriveImages(id: string): Promise<void> {
     const rotated = (meta.orientation ?? 1) >= 5
     width = (rotated ? meta.height : meta.width) ?? resized.info.width
     height = (rotated ? meta.width : meta.height) ?? resized.info.height
-    displayKey = derivedKey(id, row.storageKey, 'display', 'jpg')
-    thumbKey = derivedKey(id, row.storageKey, 'thumb', 'webp')
+    const keys = photoImageKeysOf(row)
+    displayKey = keys.display
+    thumbKey = keys.thumb
     await store.put(displayKey, display, 'image/jpeg')
     await store.put(thumbKey, thumb, 'image/webp')
   }

@@ -3,7 +3,7 @@ import { DISPLAYABLE, uploads } from '../../db/schema'
 import type { UploadCursor } from '../../shared/cursor'
 import type { GalleryItem, GalleryPage } from '../../shared/schemas/gallery'
 import type { Db } from './db'
-import { cursorFromQuery, cutPage, newestFirst } from './upload-pages'
+import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './upload-pages'
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {
@@ -29,9 +29,7 @@ const galleryColumns = {
  * never shift a page.
  */
 export function galleryPageQuery(db: Db, afterCursor: boolean) {
-  const older = afterCursor
-    ? sql`(${uploads.createdAt}, ${uploads.id}) < (${sql.placeholder('createdAt')}, ${sql.placeholder('id')})`
-    : undefined
+  const older = afterCursor ? keysetBefore(sql.placeholder('createdAt'), sql.placeholder('id')) : undefined
   return db.select(galleryColumns).from(uploads)
     .where(and(eq(uploads.status, 'approved'), DISPLAYABLE, older))
     .orderBy(...newestFirst)

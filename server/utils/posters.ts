@@ -42,7 +42,7 @@ export async function acceptPoster(row: UploadRow): Promise<string | null> {
 export function ownedKeys(row: UploadRow): string[] {
   const keys = new Set(storageKeysOf(row))
   if (row.kind === 'video') keys.add(posterKeyOf(row))
-  else keys.add(derivedKey(row.id, row.storageKey, 'display', 'jpg')).add(derivedKey(row.id, row.storageKey, 'thumb', 'webp'))
+  else for (const key of Object.values(photoImageKeysOf(row))) keys.add(key)
   return [...keys]
 }
 

@@ -39,6 +39,11 @@ export function derivedKey(id: string, originalKey: string, variant: 'thumb' | '
   return `media/${id}-${digest}-${variant}.${extension}`
 }
 
+/** Where a photo's display and thumbnail images go: fixed per original, known before they exist. */
+export function photoImageKeysOf(row: { id: string, storageKey: string }): { display: string, thumb: string } {
+  return { display: derivedKey(row.id, row.storageKey, 'display', 'jpg'), thumb: derivedKey(row.id, row.storageKey, 'thumb', 'webp') }
+}
+
 export function isValidKey(key: string): boolean {
   return KEY_PATTERN.test(key) && !key.includes('..')
 }

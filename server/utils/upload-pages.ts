@@ -22,7 +22,12 @@ export function cursorFromQuery(value: string | undefined): UploadCursor | undef
  */
 export function olderThan(cursor: UploadCursor | undefined): SQL | undefined {
   if (!cursor) return undefined
-  return sql`(${uploads.createdAt}, ${uploads.id}) < (${cursor.createdAt.getTime()}, ${cursor.id})`
+  return keysetBefore(cursor.createdAt.getTime(), cursor.id)
+}
+
+/** The same comparison with its values given as they are (placeholders of a prepared statement). */
+export function keysetBefore(createdAt: unknown, id: unknown): SQL {
+  return sql`(${uploads.createdAt}, ${uploads.id}) < (${createdAt}, ${id})`
 }
 
 /** Newest first, ties broken by id, so a page boundary is one exact position. */
