@@ -1,4 +1,4 @@
-import type { UploadRow } from '../../db/schema'
+import type { UploadRow } from '../../../db/schema'
 
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60

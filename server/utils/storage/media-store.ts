@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
 import { H3Error } from 'h3'
-import { ErrorCode } from '../../shared/errors'
-import { createLocalMediaStore } from './media-store-local'
-import { createS3MediaStore } from './media-store-s3'
+import { ErrorCode } from '../../../shared/errors'
+import { createLocalMediaStore } from './local-driver'
+import { createS3MediaStore } from './s3-driver'
 
 export interface StoredObject {
   size: number

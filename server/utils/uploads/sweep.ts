@@ -1,6 +1,6 @@
 import { and, asc, isNotNull, isNull, lt, eq } from 'drizzle-orm'
 import type { H3Event } from 'h3'
-import { revokedTokens, uploads } from '../../db/schema'
+import { revokedTokens, uploads } from '../../../db/schema'
 
 export interface SweepReport {
   staleRemoved: number

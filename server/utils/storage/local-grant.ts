@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { localSigningKey, verifyGrant, type LocalGrant } from './media-store-local'
+import { localSigningKey, verifyGrant, type LocalGrant } from './local-driver'
 
 /** The key in a /media/** URL, or 404 when it is not one the server could have made. */
 export function mediaKeyOf(event: H3Event): string {

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { AppConfig } from './config'
+import type { AppConfig } from '../config'
 import type { MediaStore, StoredPart } from './media-store'
 
 /** What a local media URL grants: one method on one key (one part of it), until `expires`. */

@@ -1,14 +1,14 @@
 import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import { eventSettings, pendingDeletions, uploads, type UploadRow } from '../../db/schema'
-import { ErrorCode } from '../../shared/errors'
+import { eventSettings, pendingDeletions, uploads, type UploadRow } from '../../../db/schema'
+import { ErrorCode } from '../../../shared/errors'
 import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
-} from '../../shared/schemas/admin'
-import type { AdminEventConfig } from '../../shared/schemas/event'
-import { containsPattern, LIKE_ESCAPE, searchTextOf } from '../../shared/search'
-import type { Db } from './db'
-import { cursorFromQuery, cutPage, newestFirst, olderThan } from './upload-pages'
+} from '../../../shared/schemas/admin'
+import type { AdminEventConfig } from '../../../shared/schemas/event'
+import { containsPattern, LIKE_ESCAPE, searchTextOf } from '../../../shared/search'
+import type { Db } from '../db'
+import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>

@@ -1,5 +1,5 @@
 import { and, asc, eq, lte } from 'drizzle-orm'
-import { pendingDeletions } from '../../db/schema'
+import { pendingDeletions } from '../../../db/schema'
 
 /**
  * Deletes an object now, or records it for the sweeper when storage refuses: a record may be gone
