@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '../schemas/event'
+import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
  * The admin's configuration form, on top of the shared eventPatchSchema. It sits in shared/ rather

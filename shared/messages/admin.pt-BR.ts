@@ -3,7 +3,7 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { ErrorCode } from '../errors'
+import type { ErrorCode } from '#shared/errors'
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
 const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { guestText, idSchema, singleQuery } from './common'
-import type { MediaKind } from '../limits'
+import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
+import type { MediaKind } from '#shared/limits'
 
 export const uploadStatusSchema = z.enum(['pending', 'approved', 'rejected'])
 export type UploadStatus = z.infer<typeof uploadStatusSchema>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { MAX_FILE_SIZE_LIMIT } from '../limits'
-import { guestText } from './common'
+import { MAX_FILE_SIZE_LIMIT } from '#shared/limits'
+import { guestText } from '#shared/schemas/common'
 
 function isRealDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`)

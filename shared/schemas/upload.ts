@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { guestText } from './common'
-import { POSTER_MAX_BYTES, type MediaKind } from '../limits'
+import { guestText } from '#shared/schemas/common'
+import { POSTER_MAX_BYTES, type MediaKind } from '#shared/limits'
 
 export const initUploadSchema = z.strictObject({
   fileName: guestText(255, 1),

@@ -1,12 +1,12 @@
 import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { eventSettings, pendingDeletions, uploads, type UploadRow } from '../../../db/schema'
-import { ErrorCode } from '../../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
-} from '../../../shared/schemas/admin'
-import type { AdminEventConfig } from '../../../shared/schemas/event'
-import { containsPattern, LIKE_ESCAPE, searchTextOf } from '../../../shared/search'
+} from '#shared/schemas/admin'
+import type { AdminEventConfig } from '#shared/schemas/event'
+import { containsPattern, LIKE_ESCAPE, searchTextOf } from '#shared/search'
 import type { Db } from '../db'
 import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { QrFormat } from '../../../shared/schemas/qrcode'
+import type { QrFormat } from '#shared/schemas/qrcode'
 import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
 import { qrMatrix, renderQrPng, renderQrSvg } from './render'
 

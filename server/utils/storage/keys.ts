@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { MediaKind } from '../../../shared/limits'
+import type { MediaKind } from '#shared/limits'
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',

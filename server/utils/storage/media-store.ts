@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { H3Error } from 'h3'
-import { ErrorCode } from '../../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 import { createLocalMediaStore } from './local-driver'
 import { createS3MediaStore } from './s3-driver'
 

@@ -1,12 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { fileTypeFromBuffer } from 'file-type'
 import { uploads, type UploadRow } from '../../../db/schema'
-import { ErrorCode } from '../../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 import {
   ACCEPTED_TYPES, kindOfContentType, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES,
-} from '../../../shared/limits'
-import type { ConfirmUploadResponse, InitUploadBody, InitUploadResponse, UploadTarget } from '../../../shared/schemas/upload'
-import { searchTextOf } from '../../../shared/search'
+} from '#shared/limits'
+import type { ConfirmUploadResponse, InitUploadBody, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
+import { searchTextOf } from '#shared/search'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { DISPLAYABLE, uploads } from '../../../db/schema'
-import type { UploadCursor } from '../../../shared/cursor'
-import type { GalleryItem, GalleryPage } from '../../../shared/schemas/gallery'
+import type { UploadCursor } from '#shared/cursor'
+import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import type { Db } from '../db'
 import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './keyset-paging'
 

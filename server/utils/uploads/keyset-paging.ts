@@ -1,7 +1,7 @@
 import { desc, sql, type SQL } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
-import { decodeUploadCursor, encodeUploadCursor, type UploadCursor } from '../../../shared/cursor'
-import { ErrorCode } from '../../../shared/errors'
+import { decodeUploadCursor, encodeUploadCursor, type UploadCursor } from '#shared/cursor'
+import { ErrorCode } from '#shared/errors'
 import { apiError } from '../http/errors'
 
 /** The `cursor` query value, decoded; one this service did not make is 400 INVALID_REQUEST. */

@@ -1,8 +1,8 @@
 import { fileTypeFromBuffer } from 'file-type'
 import type { UploadRow } from '../../../db/schema'
-import { ErrorCode } from '../../../shared/errors'
-import { POSTER_MAX_BYTES } from '../../../shared/limits'
-import type { PosterUploadResponse } from '../../../shared/schemas/upload'
+import { ErrorCode } from '#shared/errors'
+import { POSTER_MAX_BYTES } from '#shared/limits'
+import type { PosterUploadResponse } from '#shared/schemas/upload'
 
 /** Where a video's poster frame goes: one key per upload, known before it exists. */
 export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
