@@ -31,3 +31,6 @@ export function partSize(size: number, partNumber: number): number {
   const { partCount, lastPartSize } = partLayout(size)
   return partNumber === partCount ? lastPartSize : PART_SIZE_BYTES
 }
+
+/** Bytes read from the start of a stored file to tell what it really is (file-type needs 4,100). */
+export const SNIFF_BYTES = 4100

@@ -36,8 +36,3 @@ export async function originalUrl(upload: UploadRow): Promise<string> {
   const store = useMediaStore()
   return upload.kind === 'video' ? store.publicUrl(upload.storageKey) : store.signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
 }
-
-/** Every object an upload owns in storage. */
-export function storageKeysOf(upload: Pick<UploadRow, 'storageKey' | 'thumbKey' | 'displayKey' | 'posterKey'>): string[] {
-  return [upload.storageKey, upload.thumbKey, upload.displayKey, upload.posterKey].filter((key): key is string => Boolean(key))
-}
