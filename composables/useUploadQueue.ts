@@ -1,6 +1,6 @@
 import { computed, markRaw, reactive, ref } from 'vue'
 import { ErrorCode } from '~~/shared/errors'
-import { PART_SIZE_BYTES, partLayout, partSize } from '~~/shared/limits'
+import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, PART_SIZE_BYTES, partLayout, partSize } from '~~/shared/limits'
 import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '~~/shared/schemas/upload'
 import type { EventLimits } from '~~/shared/media/checks'
 import { checkMediaFile } from './useMediaChecks'
@@ -165,7 +165,7 @@ function createQueue() {
 
   async function init(item: QueueItem, signal: AbortSignal): Promise<Destination> {
     const body = {
-      fileName: item.fileName.slice(0, 255) || 'arquivo',
+      fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
       contentType: item.contentType,
       size: item.size,
       ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),
@@ -525,8 +525,8 @@ function createQueue() {
 
   /** The send button: every waiting file goes, with the author and message given now. */
   function submit(author: string, message: string) {
-    const cleanAuthor = cleanText(author, 80)
-    const cleanMessage = cleanText(message, 1000)
+    const cleanAuthor = cleanText(author, AUTHOR_MAX_LENGTH)
+    const cleanMessage = cleanText(message, MESSAGE_MAX_LENGTH)
     for (const item of items.value) {
       if (item.phase !== 'waiting') continue
       item.author = cleanAuthor

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { ModerationMode } from '#shared/enums'
 import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
@@ -16,7 +17,7 @@ export interface EventFormValues {
   maxFileSizeMb: number | string
   allowVideos: boolean
   maxVideoDurationSec: number | string
-  moderation: 'pre' | 'post'
+  moderation: ModerationMode
 }
 
 export type EventField = keyof NonNullable<EventPatch>

@@ -1,4 +1,5 @@
-import { ACCEPTED_TYPES, kindOfContentType, type MediaKind } from '#shared/limits'
+import type { MediaKind } from '#shared/enums'
+import { ACCEPTED_TYPES, kindOfContentType } from '#shared/limits'
 import { ptBR, type Messages } from '#shared/messages/pt-BR'
 import type { PublicEventInfo } from '#shared/schemas/event'
 import { blobReader, readMp4Duration } from '#shared/media/mp4-duration'

@@ -3,6 +3,7 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
+import type { UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 
 const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
@@ -107,7 +108,7 @@ export const adminPtBR = {
     shortcuts: 'Atalhos: j/k ou setas movem, a aprova, r recusa.',
   },
 
-  status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<'pending' | 'approved' | 'rejected', string>,
+  status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<UploadStatus, string>,
 
   upload: {
     anonymous: 'Sem nome',

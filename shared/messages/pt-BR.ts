@@ -2,6 +2,7 @@
  * Every text a guest or the venue screen sees, in Brazilian Portuguese. A second language is a
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
+import type { MediaKind } from '#shared/enums'
 
 const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
 
@@ -119,7 +120,7 @@ export const ptBR = {
     loadMore: 'Carregar mais',
     loading: 'Carregando…',
     newItems: (count: number) => `${count} ${plural(count, 'novidade', 'novidades')}`,
-    open: (index: number, author: string, kind: 'photo' | 'video') =>
+    open: (index: number, author: string, kind: MediaKind) =>
       `${kind === 'video' ? 'Vídeo' : 'Foto'} ${index}${author ? `, de ${author}` : ''}`,
     photoAlt: (author: string) => (author ? `Foto enviada por ${author}` : 'Foto enviada por um convidado'),
     videoLabel: (author: string) => (author ? `Vídeo enviado por ${author}` : 'Vídeo enviado por um convidado'),

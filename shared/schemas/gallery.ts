@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { singleQuery } from '#shared/schemas/common'
-import type { MediaKind } from '#shared/limits'
+import type { MediaKind } from '#shared/enums'
 
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),

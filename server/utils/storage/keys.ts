@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { MediaKind } from '#shared/limits'
+import type { MediaKind } from '#shared/enums'
 import type { UploadRow } from '../../../db/schema'
 
 const EXTENSIONS: Record<string, string> = {
