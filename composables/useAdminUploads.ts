@@ -2,7 +2,7 @@ import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '~~/sh
 import type { AdminEventConfig } from '~~/shared/schemas/event'
 import {
   insertInOrder, matchesFilters, mergeNewestPage, type AdminUploadFilters,
-} from '~/utils/admin-uploads-merge'
+} from '~/utils/admin-filters'
 import { toAdminApiError } from './useAdminApi'
 
 export const ADMIN_PAGE_SIZE = 24

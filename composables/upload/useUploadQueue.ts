@@ -3,14 +3,14 @@ import { ErrorCode } from '~~/shared/errors'
 import { PART_SIZE_BYTES, partLayout, partSize } from '~~/shared/limits'
 import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '~~/shared/schemas/upload'
 import type { EventLimits } from '~~/shared/media/checks'
-import { checkMediaFile } from './useMediaChecks'
-import { useMessages } from './useMessages'
-import { makeThumbnail } from './useThumbnail'
-import { useUploadStore, type UploadRecord } from './useUploadStore'
-import { captureVideoPoster, sendVideoPoster } from './useVideoPoster'
+import { checkMediaFile } from './media-checks'
+import { useMessages } from '../useMessages'
+import { makeThumbnail } from './thumbnail'
+import { useUploadStore, type UploadRecord } from './store'
+import { captureVideoPoster, sendVideoPoster } from './video-poster'
 import {
   backoffDelay, HttpError, isAbort, isOffline, NetworkError, postJson, putBlob, sleep, waitForOnline, wakeSleepers,
-} from './useUploadTransport'
+} from './transport'
 
 /** The row states the page shows (and tests read from `data-state`). */
 export type ItemState = 'queued' | 'uploading' | 'done' | 'error'

@@ -1,6 +1,6 @@
 import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '~~/shared/media/checks'
-import { withDetachedVideo } from './detachedVideo'
-import { useMessages } from './useMessages'
+import { withDetachedVideo } from './detached-video'
+import { useMessages } from '../useMessages'
 
 const METADATA_TIMEOUT_MS = 8000
 

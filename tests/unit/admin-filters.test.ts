@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AdminUpload } from '../../shared/schemas/admin'
-import { compareNewestFirst, insertInOrder, matchesFilters, mergeNewestPage } from '../../utils/admin-uploads-merge'
+import { compareNewestFirst, insertInOrder, matchesFilters, mergeNewestPage } from '../../utils/admin-filters'
 
 function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): AdminUpload {
   const at = new Date(Date.UTC(2026, 10, 22, 18, minute)).toISOString()

@@ -1,7 +1,7 @@
 import { POSTER_MAX_BYTES } from '~~/shared/limits'
 import type { PosterUploadResponse } from '~~/shared/schemas/upload'
-import { withDetachedVideo } from './detachedVideo'
-import { postJson, putBlob } from './useUploadTransport'
+import { withDetachedVideo } from './detached-video'
+import { postJson, putBlob } from './transport'
 
 /**
  * A video's poster frame: drawn in the guest's browser (the server never decodes videos) and sent
