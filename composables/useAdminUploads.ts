@@ -3,7 +3,7 @@ import type { AdminEventConfig } from '~~/shared/schemas/event'
 import {
   insertInOrder, matchesFilters, mergeNewestPage, type AdminUploadFilters,
 } from '~/utils/admin-filters'
-import { toAdminApiError } from './useAdminApi'
+import { toApiError } from '~/utils/api-error'
 
 export const ADMIN_PAGE_SIZE = 24
 /** Signed image addresses live an hour; after this long a refresh may replace them. */
@@ -75,7 +75,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       total.value = page.total
     }
     catch (error) {
-      if (generation === filterGeneration) loadError.value = toAdminApiError(error).message
+      if (generation === filterGeneration) loadError.value = t.errors.describe(toApiError(error))
     }
     finally {
       if (generation === filterGeneration) loading.value = false
@@ -96,7 +96,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       total.value = page.total
     }
     catch (error) {
-      if (generation === filterGeneration) toasts.error(toAdminApiError(error).message)
+      if (generation === filterGeneration) toasts.error(t.errors.describe(toApiError(error)))
     }
     finally {
       loadingMore.value = false
@@ -180,9 +180,9 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     }
     catch (error) {
       rollBack()
-      const failure = toAdminApiError(error)
+      const failure = toApiError(error)
       // A 401 is already on its way to the login page; nothing to explain here.
-      if (!failure.unauthenticated) toasts.error(t.errors.actionFailed(t.errors.actions[action], failure.message))
+      if (!failure.unauthenticated) toasts.error(t.errors.actionFailed(t.errors.actions[action], t.errors.describe(failure)))
       return undefined
     }
     finally {
