@@ -33,7 +33,3 @@ export async function readVideoDuration(file: Blob): Promise<number | null> {
 export function checkMediaFile(file: File, limits: EventLimits): Promise<MediaCheck> {
   return checkAgainstRules(file, limits, readVideoDuration, useMessages())
 }
-
-export function useMediaChecks() {
-  return { checkMediaFile, readVideoDuration }
-}

@@ -44,62 +44,63 @@ function stores(): { records: UseStore, files: UseStore } | null {
   return { records, files }
 }
 
-export function useUploadStore() {
-  return {
-    /** Every record, oldest first; an unreadable database is an empty one. */
-    async loadRecords(): Promise<UploadRecord[]> {
-      const db = stores()
-      if (!db) return []
-      try {
-        const all = await values<UploadRecord>(db.records)
-        return all.sort((a, b) => a.addedAt - b.addedAt)
-      }
-      catch {
-        return []
-      }
-    },
-    async loadFile(key: string): Promise<Blob | null> {
-      const db = stores()
-      if (!db) return null
-      try {
-        return (await get<Blob>(key, db.files)) ?? null
-      }
-      catch {
-        return null
-      }
-    },
-    /** False when the browser refused (private mode, storage full): the queue then lives in memory. */
-    async saveRecord(record: UploadRecord): Promise<boolean> {
-      const db = stores()
-      if (!db) return false
-      try {
-        await set(record.key, { ...record, partsDone: [...record.partsDone] }, db.records)
-        return true
-      }
-      catch {
-        return false
-      }
-    },
-    async saveFile(key: string, file: Blob): Promise<boolean> {
-      const db = stores()
-      if (!db) return false
-      try {
-        await set(key, file, db.files)
-        return true
-      }
-      catch {
-        return false
-      }
-    },
-    async removeFile(key: string): Promise<void> {
-      const db = stores()
-      if (db) await del(key, db.files).catch(() => undefined)
-    },
-    async remove(key: string): Promise<void> {
-      const db = stores()
-      if (!db) return
-      await del(key, db.files).catch(() => undefined)
-      await del(key, db.records).catch(() => undefined)
-    },
+/** Every record, oldest first; an unreadable database is an empty one. */
+export async function loadRecords(): Promise<UploadRecord[]> {
+  const db = stores()
+  if (!db) return []
+  try {
+    const all = await values<UploadRecord>(db.records)
+    return all.sort((a, b) => a.addedAt - b.addedAt)
   }
+  catch {
+    return []
+  }
+}
+
+export async function loadFile(key: string): Promise<Blob | null> {
+  const db = stores()
+  if (!db) return null
+  try {
+    return (await get<Blob>(key, db.files)) ?? null
+  }
+  catch {
+    return null
+  }
+}
+
+/** False when the browser refused (private mode, storage full): the queue then lives in memory. */
+export async function saveRecord(record: UploadRecord): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(record.key, { ...record, partsDone: [...record.partsDone] }, db.records)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export async function saveFile(key: string, file: Blob): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(key, file, db.files)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export async function removeFile(key: string): Promise<void> {
+  const db = stores()
+  if (db) await del(key, db.files).catch(() => undefined)
+}
+
+export async function remove(key: string): Promise<void> {
+  const db = stores()
+  if (!db) return
+  await del(key, db.files).catch(() => undefined)
+  await del(key, db.records).catch(() => undefined)
 }

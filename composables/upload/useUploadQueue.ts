@@ -1,83 +1,24 @@
 import { computed, markRaw, reactive, ref } from 'vue'
 import { ErrorCode } from '~~/shared/errors'
-import { PART_SIZE_BYTES, partLayout, partSize } from '~~/shared/limits'
-import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '~~/shared/schemas/upload'
 import type { EventLimits } from '~~/shared/media/checks'
-import { checkMediaFile } from './media-checks'
+import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
+import { isAbort } from './abort'
+import { isOffline, wakeSleepers } from './backoff'
+import { describeFailure } from './failures'
+import { bytesOfDoneParts, forgetUpload, toRecord, type QueueItem } from './item'
+import { checkMediaFile } from './media-checks'
+import * as store from './store'
 import { makeThumbnail } from './thumbnail'
-import { useUploadStore, type UploadRecord } from './store'
-import { captureVideoPoster, sendVideoPoster } from './video-poster'
-import {
-  backoffDelay, HttpError, isAbort, isOffline, NetworkError, postJson, putBlob, sleep, waitForOnline, wakeSleepers,
-} from './transport'
-
-/** The row states the page shows (and tests read from `data-state`). */
-export type ItemState = 'queued' | 'uploading' | 'done' | 'error'
-/** Finer steps, for the words under each row. */
-export type ItemPhase = 'waiting' | 'queued' | 'sending' | 'paused' | 'retrying' | 'finishing' | 'done' | 'error'
-
-export interface QueueItem extends UploadRecord {
-  file: Blob | null
-  phase: ItemPhase
-  /** Bytes the storage has received or is receiving right now, for the progress bar. */
-  sentBytes: number
-  thumbUrl: string | null
-}
+import { transferUpload } from './transfer'
+import { postJson } from './transport'
 
 export interface RefusedFile { name: string, reason: string }
 
 /** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
 const FILE_CONCURRENCY = 2
-/** Parts of one large file sent at the same time. */
-const PART_CONCURRENCY = 3
-/** A server error (5xx) this many times in a row ends the attempt; a lost connection never does. */
-const MAX_SERVER_FAILURES = 6
-/** Presigned URLs this close to expiry are renewed before use. */
-const URL_MARGIN_MS = 60_000
 /** Finished rows from an earlier visit are forgotten after this long. */
 const FINISHED_KEPT_MS = 12 * 3600_000
-/** A confirm that finds parts missing sends them again, but not forever. */
-const MAX_REPAIRS = 2
-
-export function itemState(item: Pick<QueueItem, 'phase'>): ItemState {
-  switch (item.phase) {
-    case 'waiting':
-    case 'queued':
-      return 'queued'
-    case 'done':
-      return 'done'
-    case 'error':
-      return 'error'
-    default:
-      return 'uploading'
-  }
-}
-
-export function itemPercent(item: Pick<QueueItem, 'sentBytes' | 'size' | 'phase'>): number {
-  if (item.phase === 'done') return 100
-  if (!item.size) return 0
-  return Math.min(100, Math.floor((item.sentBytes / item.size) * 100))
-}
-
-function missingParts(item: QueueItem): number[] {
-  const { partCount } = partLayout(item.size)
-  const done = new Set(item.partsDone)
-  return Array.from({ length: partCount }, (_, index) => index + 1).filter(n => !done.has(n))
-}
-
-function bytesOfDoneParts(item: QueueItem): number {
-  return item.partsDone.reduce((sum, n) => sum + partSize(item.size, n), 0)
-}
-
-function toRecord(item: QueueItem): UploadRecord {
-  return {
-    key: item.key, fileName: item.fileName, contentType: item.contentType, kind: item.kind, size: item.size,
-    durationSec: item.durationSec, author: item.author, message: item.message, addedAt: item.addedAt,
-    submitted: item.submitted, uploadId: item.uploadId, uploadType: item.uploadType, partsDone: [...item.partsDone],
-    done: item.done, status: item.status, error: item.error, errorFinal: item.errorFinal,
-  }
-}
 
 /** Guest text as the server accepts it: control characters (tabs from a paste…) become spaces. */
 function cleanText(value: string, max: number): string {
@@ -91,15 +32,13 @@ function newKey(): string {
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
 }
 
-/** Where the bytes of one upload go, renewed when the URLs are about to expire or were refused. */
-interface Destination {
-  upload: UploadTarget
-  expiresAt: number
-}
-
+/**
+ * The queue: which files wait, which go (FILE_CONCURRENCY at a time), what the browser keeps of
+ * them across reloads, and the page's network listeners. How one file travels, and how its
+ * requests are retried, is transfer.ts.
+ */
 function createQueue() {
   const t = useMessages()
-  const store = useUploadStore()
   const items = ref<QueueItem[]>([])
   const online = ref(true)
   /** False once the browser refused to keep a file: the guest must keep the page open. */
@@ -131,261 +70,6 @@ function createQueue() {
     })
   }
 
-  /**
-   * Runs a request until it succeeds or fails for a reason retrying cannot fix. While the browser
-   * is offline it waits for the connection without counting; otherwise it backs off exponentially.
-   */
-  async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: ItemPhase, operation: () => Promise<T>): Promise<T> {
-    let serverFailures = 0
-    let attempt = 0
-    for (;;) {
-      try {
-        const result = await operation()
-        if (item.phase === 'retrying' || item.phase === 'paused') item.phase = activePhase
-        return result
-      }
-      catch (error) {
-        if (isAbort(error)) throw error
-        const transient = error instanceof NetworkError || (error instanceof HttpError && error.transient)
-        if (!transient) throw error
-        if (isOffline()) {
-          item.phase = 'paused'
-          await waitForOnline(signal)
-          item.phase = activePhase
-          continue
-        }
-        if (error instanceof HttpError && error.status !== 0 && ++serverFailures > MAX_SERVER_FAILURES) throw error
-        item.phase = 'retrying'
-        const wait = error instanceof HttpError && error.retryAfterSec ? error.retryAfterSec * 1000 : backoffDelay(attempt++)
-        await sleep(wait, signal)
-        item.phase = activePhase
-      }
-    }
-  }
-
-  async function init(item: QueueItem, signal: AbortSignal): Promise<Destination> {
-    const body = {
-      fileName: item.fileName.slice(0, 255) || 'arquivo',
-      contentType: item.contentType,
-      size: item.size,
-      ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),
-      author: item.author,
-      message: item.message,
-    }
-    const response = await retrying(item, signal, 'sending', () => postJson<InitUploadResponse>('/api/uploads/init', body, signal))
-    item.uploadId = response.id
-    item.uploadType = response.upload.type
-    item.partsDone = []
-    await persist(item)
-    return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
-  }
-
-  /** Fresh URLs for what is still to send (only the missing parts); null when nothing is. */
-  async function refresh(item: QueueItem, signal: AbortSignal): Promise<Destination | null> {
-    const missing = item.uploadType === 'multipart' ? missingParts(item) : []
-    if (item.uploadType === 'multipart' && missing.length === 0) return null
-    const response = await retrying(item, signal, 'sending', () =>
-      postJson<InitUploadResponse>(`/api/uploads/${item.uploadId}/refresh`, item.uploadType === 'multipart' ? { partNumbers: missing } : {}, signal))
-    return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
-  }
-
-  function forget(item: QueueItem) {
-    item.uploadId = null
-    item.uploadType = null
-    item.partsDone = []
-    item.sentBytes = 0
-  }
-
-  /** Where to send: a new upload, or the one this file already has (after a reload, say). */
-  async function destination(item: QueueItem, signal: AbortSignal): Promise<Destination | null> {
-    if (!item.uploadId) return init(item, signal)
-    try {
-      return await refresh(item, signal)
-    }
-    catch (error) {
-      if (error instanceof HttpError && error.status === 404) {
-        // The server no longer knows it (unfinished uploads are swept after a day): start over.
-        forget(item)
-        return init(item, signal)
-      }
-      // Confirmed already (the answer was lost on the way): confirm again gives the result.
-      if (error instanceof HttpError && error.code === ErrorCode.ALREADY_CONFIRMED) return null
-      throw error
-    }
-  }
-
-  /** Keeps one upload's URLs fresh; concurrent parts share one renewal. */
-  function urlBook(item: QueueItem, first: Destination, signal: AbortSignal) {
-    let current = first
-    let stale = false
-    let renewing: Promise<void> | null = null
-    const renew = () => {
-      renewing ??= refresh(item, signal).then((next) => {
-        if (next) current = next
-        stale = false
-      }).finally(() => {
-        renewing = null
-      })
-      return renewing
-    }
-    return {
-      invalidate() {
-        stale = true
-      },
-      async target(partNumber?: number): Promise<{ url: string, headers?: Record<string, string> }> {
-        const hasPart = (d: Destination) => d.upload.type === 'single' || d.upload.parts.some(p => p.partNumber === partNumber)
-        if (stale || current.expiresAt - Date.now() < URL_MARGIN_MS || !hasPart(current)) await renew()
-        const upload = current.upload
-        if (upload.type === 'single') return { url: upload.url, headers: upload.headers }
-        const part = upload.parts.find(p => p.partNumber === partNumber)
-        if (!part) throw new HttpError(409, ErrorCode.OBJECT_MISSING)
-        return { url: part.url, headers: upload.headers }
-      },
-    }
-  }
-
-  type UrlBook = ReturnType<typeof urlBook>
-
-  /** One PUT (the whole file or one part), retried with back-off; a refused URL is renewed first. */
-  async function putWithRetry(item: QueueItem, book: UrlBook, body: Blob, partNumber: number | undefined, onProgress: (loaded: number) => void, signal: AbortSignal) {
-    let refusals = 0
-    await retrying(item, signal, 'sending', async () => {
-      const { url, headers } = await book.target(partNumber)
-      try {
-        await putBlob(url, body, headers, onProgress, signal)
-      }
-      catch (error) {
-        onProgress(0)
-        if (error instanceof HttpError && error.status === 403 && refusals++ < 3) {
-          // Expired or refused signature: renew the URL and try again (status 0 counts as transient).
-          book.invalidate()
-          throw new HttpError(0, 'URL_REFUSED')
-        }
-        throw error
-      }
-    })
-  }
-
-  async function sendSingle(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal) {
-    await putWithRetry(item, book, file, undefined, (loaded) => {
-      item.sentBytes = loaded
-    }, signal)
-  }
-
-  async function sendParts(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal) {
-    const todo = missingParts(item)
-    const inFlight = new Map<number, number>()
-    const showProgress = () => {
-      let sending = 0
-      for (const loaded of inFlight.values()) sending += loaded
-      item.sentBytes = bytesOfDoneParts(item) + sending
-    }
-    showProgress()
-    // One failure that cannot be retried stops the sibling parts too.
-    const siblings = new AbortController()
-    const stop = () => siblings.abort()
-    signal.addEventListener('abort', stop, { once: true })
-    let next = 0
-    const worker = async () => {
-      while (next < todo.length) {
-        const partNumber = todo[next++]!
-        const start = (partNumber - 1) * PART_SIZE_BYTES
-        const bytes = file.slice(start, start + partSize(item.size, partNumber))
-        await putWithRetry(item, book, bytes, partNumber, (loaded) => {
-          inFlight.set(partNumber, loaded)
-          showProgress()
-        }, siblings.signal)
-        inFlight.delete(partNumber)
-        if (!item.partsDone.includes(partNumber)) item.partsDone.push(partNumber)
-        showProgress()
-        await persist(item)
-      }
-    }
-    try {
-      await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, todo.length) }, worker))
-    }
-    catch (error) {
-      siblings.abort()
-      throw signal.aborted ? new DOMException('Aborted', 'AbortError') : error
-    }
-    finally {
-      signal.removeEventListener('abort', stop)
-    }
-  }
-
-  /** init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. */
-  async function transfer(item: QueueItem, signal: AbortSignal) {
-    const file = item.file
-    if (!file) throw new HttpError(410, 'FILE_GONE')
-    // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
-    // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
-    const poster = item.kind === 'video' ? captureVideoPoster(file) : null
-    let posterSentFor: string | null = null
-    let target = await destination(item, signal)
-    for (let repairs = 0; ; repairs++) {
-      if (target) {
-        item.phase = 'sending'
-        const book = urlBook(item, target, signal)
-        if (target.upload.type === 'single') await sendSingle(item, file, book, signal)
-        else await sendParts(item, file, book, signal)
-      }
-      item.phase = 'finishing'
-      if (poster && item.uploadId && posterSentFor !== item.uploadId) {
-        posterSentFor = item.uploadId
-        await sendVideoPoster(item.uploadId, poster, signal)
-        if (signal.aborted) throw new DOMException('Aborted', 'AbortError')
-      }
-      try {
-        const result = await retrying(item, signal, 'finishing', () =>
-          postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))
-        item.status = result.status
-        return
-      }
-      catch (error) {
-        if (!(error instanceof HttpError) || repairs >= MAX_REPAIRS) throw error
-        if (error.code === ErrorCode.OBJECT_MISSING) {
-          const missing = Array.isArray(error.data.missingParts) ? error.data.missingParts as number[] : null
-          item.partsDone = missing ? item.partsDone.filter(n => !missing.includes(n)) : []
-          await persist(item)
-          target = await refresh(item, signal)
-          continue
-        }
-        if (error.status === 404) {
-          forget(item)
-          target = await init(item, signal)
-          continue
-        }
-        throw error
-      }
-    }
-  }
-
-  /** The words for a failure, and whether the file itself is the problem. */
-  function describeFailure(item: QueueItem, error: unknown): { words: string, final: boolean } {
-    if (!(error instanceof HttpError)) return { words: t.refusal.failed, final: false }
-    const limit = typeof error.data.limit === 'number' ? error.data.limit : null
-    switch (error.code) {
-      case ErrorCode.FILE_TOO_LARGE:
-        return { words: t.refusal.tooLarge(item.size, limit ?? item.size), final: true }
-      case ErrorCode.VIDEO_TOO_LONG:
-        return { words: item.durationSec && limit ? t.refusal.tooLong(item.durationSec, limit) : t.refusal.tooLongNoDuration(limit ?? 0), final: true }
-      case ErrorCode.VIDEOS_DISABLED:
-        return { words: t.refusal.videosDisabled, final: true }
-      case ErrorCode.DURATION_REQUIRED:
-        return { words: t.refusal.durationUnreadable, final: true }
-      case ErrorCode.UNSUPPORTED_TYPE:
-        return { words: t.refusal.unsupported, final: true }
-      case ErrorCode.CONTENT_MISMATCH:
-        return { words: t.refusal.contentMismatch, final: true }
-      case 'FILE_GONE':
-        return { words: t.refusal.gone, final: true }
-      case ErrorCode.RATE_LIMITED:
-        return { words: t.refusal.rateLimited, final: false }
-      default:
-        return { words: t.refusal.failed, final: false }
-    }
-  }
-
   async function run(item: QueueItem) {
     running.add(item.key)
     const controller = new AbortController()
@@ -393,7 +77,7 @@ function createQueue() {
     item.phase = 'sending'
     item.error = null
     try {
-      await transfer(item, controller.signal)
+      await transferUpload(item, controller.signal, persist)
       item.done = true
       item.phase = 'done'
       item.sentBytes = item.size
@@ -406,7 +90,7 @@ function createQueue() {
       if (!isAbort(error)) {
         const { words, final } = describeFailure(item, error)
         // The server removed a record it refused after the bytes arrived; a new try starts over.
-        if (error instanceof HttpError && error.code === ErrorCode.CONTENT_MISMATCH) forget(item)
+        if (error instanceof ApiError && error.code === ErrorCode.CONTENT_MISMATCH) forgetUpload(item)
         item.phase = 'error'
         item.error = words
         item.errorFinal = final

@@ -95,7 +95,3 @@ export async function sendVideoPoster(uploadId: string, poster: Promise<Blob | n
     signal.removeEventListener('abort', stop)
   }
 }
-
-export function useVideoPoster() {
-  return { captureVideoPoster, sendVideoPoster }
-}
