@@ -7,6 +7,9 @@ const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsour
 
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint'],
+  // Feature folders (`composables/upload/`, …) export their public composables through an
+  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
+  imports: { dirs: ['composables/*/index.ts'] },
   devtools: { enabled: false },
   app: {
     head: {
@@ -24,9 +27,6 @@ export default defineNuxtConfig({
   // Top-level pages/components/composables (no app/ folder), as the project layout says.
   srcDir: '.',
   serverDir: 'server',
-  // Feature folders (`composables/upload/`, …) export their public composables through an
-  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
-  imports: { dirs: ['composables/*/index.ts'] },
   // The admin pages render in the browser only: the server never builds admin markup, so an
   // unauthenticated request gets an empty shell, never admin data.
   routeRules: {

@@ -1,4 +1,4 @@
-import type { AdminEventConfig, EventPatch, PublicEventInfo } from '~~/shared/schemas/event'
+import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import { toApiError, type ApiError } from '~/utils/api-error'
 
 /** The event configuration (admin view) and the cover as guests see it. */

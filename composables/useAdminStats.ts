@@ -1,4 +1,4 @@
-import type { AdminStats } from '~~/shared/schemas/admin'
+import type { AdminStats } from '#shared/schemas/admin'
 import { toApiError } from '~/utils/api-error'
 
 /** The dashboard's numbers (GET /api/admin/stats). */

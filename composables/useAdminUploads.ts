@@ -1,5 +1,5 @@
-import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '~~/shared/schemas/admin'
-import type { AdminEventConfig } from '~~/shared/schemas/event'
+import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '#shared/schemas/admin'
+import type { AdminEventConfig } from '#shared/schemas/event'
 import { insertInOrder } from '~/composables/cursor-list/merge'
 import { matchesFilters, type AdminUploadFilters } from '~/utils/admin-filters'
 import { toApiError } from '~/utils/api-error'

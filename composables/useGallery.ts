@@ -1,4 +1,4 @@
-import type { GalleryItem, GalleryPage } from '~~/shared/schemas/gallery'
+import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 
 export const GALLERY_PAGE_SIZE = 24
 /** How often page 1 is asked again, so new approvals appear without a reload. */

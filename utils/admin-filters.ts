@@ -1,4 +1,4 @@
-import type { AdminUpload } from '../shared/schemas/admin'
+import type { AdminUpload } from '#shared/schemas/admin'
 
 export type AdminStatusFilter = 'pending' | 'approved' | 'rejected' | 'all'
 export type AdminKindFilter = 'all' | 'photo' | 'video'

@@ -1,4 +1,4 @@
-import type { GalleryItem } from '~~/shared/schemas/gallery'
+import type { GalleryItem } from '#shared/schemas/gallery'
 import { fetchGalleryPage } from '../useGallery'
 import { createRotation } from './rotation'
 

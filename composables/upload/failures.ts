@@ -1,4 +1,4 @@
-import { ErrorCode } from '~~/shared/errors'
+import { ErrorCode } from '#shared/errors'
 import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
 import type { QueueItem } from './item'

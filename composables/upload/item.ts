@@ -1,4 +1,4 @@
-import { partLayout, partSize } from '~~/shared/limits'
+import { partLayout, partSize } from '#shared/limits'
 import type { UploadRecord } from './store'
 
 /** The row states the page shows (and tests read from `data-state`). */

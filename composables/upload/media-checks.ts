@@ -1,4 +1,4 @@
-import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '~~/shared/media/checks'
+import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '#shared/media/checks'
 import { withDetachedVideo } from './detached-video'
 import { useMessages } from '../useMessages'
 

@@ -1,5 +1,5 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
-import type { MediaKind } from '~~/shared/limits'
+import type { MediaKind } from '#shared/limits'
 
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
 export interface UploadRecord {

@@ -1,4 +1,4 @@
-import type { MediaKind } from '~~/shared/limits'
+import type { MediaKind } from '#shared/limits'
 import { withVideoFrame } from './video-poster'
 
 const SIZE = 112

@@ -1,6 +1,6 @@
 import { computed, markRaw, reactive, ref } from 'vue'
-import { ErrorCode } from '~~/shared/errors'
-import type { EventLimits } from '~~/shared/media/checks'
+import { ErrorCode } from '#shared/errors'
+import type { EventLimits } from '#shared/media/checks'
 import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
 import { isAbort } from './abort'

@@ -1,5 +1,5 @@
-import { POSTER_MAX_BYTES } from '~~/shared/limits'
-import type { PosterUploadResponse } from '~~/shared/schemas/upload'
+import { POSTER_MAX_BYTES } from '#shared/limits'
+import type { PosterUploadResponse } from '#shared/schemas/upload'
 import { withDetachedVideo } from './detached-video'
 import { postJson, putBlob } from './transport'
 
