@@ -1,4 +1,4 @@
-import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/utils/admin-uploads-merge'
+import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/utils/admin-filters'
 
 const STATUSES: AdminStatusFilter[] = ['pending', 'approved', 'rejected', 'all']
 const KINDS: AdminKindFilter[] = ['all', 'photo', 'video']
