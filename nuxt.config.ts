@@ -7,6 +7,9 @@ const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsour
 
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint'],
+  // Feature folders (`composables/upload/`, …) export their public composables through an
+  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
+  imports: { dirs: ['composables/*/index.ts'] },
   devtools: { enabled: false },
   app: {
     head: {

@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
 import sharp from 'sharp'
-import { backoffDelay } from '../composables/useUploadTransport'
+import { backoffDelay } from '../composables/upload/backoff'
 import { login } from '../tests/helpers/http'
 import { startServer, type TestServer } from '../tests/helpers/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/helpers/storage'
@@ -260,7 +260,7 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
     }
 
     /**
-     * One step as the upload page sends it (composables/useUploadQueue.ts): a transient failure
+     * One step as the upload page sends it (composables/upload/transfer.ts): a transient failure
      * (no answer, 408, 429, 5xx) is tried again after the page's back-off, at most
      * MAX_SERVER_FAILURES server errors in a row. Every attempt is recorded.
      */

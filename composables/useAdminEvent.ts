@@ -1,9 +1,10 @@
-import type { AdminEventConfig, EventPatch, PublicEventInfo } from '~~/shared/schemas/event'
-import { toAdminApiError, type AdminApiError } from './useAdminApi'
+import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
+import { toApiError, type ApiError } from '~/utils/api-error'
 
 /** The event configuration (admin view) and the cover as guests see it. */
 export function useAdminEvent() {
   const api = useAdminApi()
+  const t = useAdminMessages()
   const config = ref<AdminEventConfig | null>(null)
   const cover = ref<PublicEventInfo['cover']>(null)
   const loadError = ref<string | null>(null)
@@ -20,7 +21,7 @@ export function useAdminEvent() {
       loadError.value = null
     }
     catch (error) {
-      loadError.value = toAdminApiError(error).message
+      loadError.value = t.errors.describe(toApiError(error))
     }
   }
 
@@ -33,21 +34,21 @@ export function useAdminEvent() {
     }
   }
 
-  /** Saves a validated patch; a refusal comes back as the AdminApiError (with `data.issues`). */
+  /** Saves a validated patch; a refusal comes back as the ApiError (with `data.issues`). */
   async function save(patch: EventPatch): Promise<AdminEventConfig> {
     const saved = await api<AdminEventConfig>('/api/admin/event', { method: 'PATCH', body: patch })
     config.value = saved
     return saved
   }
 
-  async function clearCover(): Promise<AdminApiError | null> {
+  async function clearCover(): Promise<ApiError | null> {
     try {
       config.value = await api<AdminEventConfig>('/api/admin/event/cover', { method: 'DELETE' })
       cover.value = null
       return null
     }
     catch (error) {
-      return toAdminApiError(error)
+      return toApiError(error)
     }
   }
 

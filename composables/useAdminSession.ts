@@ -1,4 +1,4 @@
-import { toAdminApiError } from './useAdminApi'
+import { toApiError } from '~/utils/api-error'
 
 /** The signed-in admin's email, once known in this tab (null: unknown or signed out). */
 export function useAdminSessionState() {
@@ -17,21 +17,21 @@ export function useAdminSession() {
       return true
     }
     catch (error) {
-      const failure = toAdminApiError(error)
+      const failure = toApiError(error)
       email.value = null
       if (failure.unauthenticated) return false
       throw failure
     }
   }
 
-  /** Throws an AdminApiError (INVALID_CREDENTIALS, RATE_LIMITED with retryAfter, …) on failure. */
+  /** Throws an ApiError (INVALID_CREDENTIALS, RATE_LIMITED with retryAfter, …) on failure. */
   async function login(credentials: { email: string, password: string }): Promise<void> {
     try {
       const me = await $fetch<{ email: string }>('/api/admin/login', { method: 'POST', body: credentials, retry: 0 })
       email.value = me.email
     }
     catch (error) {
-      throw toAdminApiError(error)
+      throw toApiError(error)
     }
   }
 
@@ -40,7 +40,7 @@ export function useAdminSession() {
       await $fetch('/api/admin/logout', { method: 'POST', retry: 0 })
     }
     catch (error) {
-      const failure = toAdminApiError(error)
+      const failure = toApiError(error)
       // A session that already ended is as logged out as it gets.
       if (!failure.unauthenticated) throw failure
     }

@@ -1,9 +1,10 @@
-import type { AdminStats } from '~~/shared/schemas/admin'
-import { toAdminApiError } from './useAdminApi'
+import type { AdminStats } from '#shared/schemas/admin'
+import { toApiError } from '~/utils/api-error'
 
 /** The dashboard's numbers (GET /api/admin/stats). */
 export function useAdminStats() {
   const api = useAdminApi()
+  const t = useAdminMessages()
   const stats = ref<AdminStats | null>(null)
   const error = ref<string | null>(null)
 
@@ -13,7 +14,7 @@ export function useAdminStats() {
       error.value = null
     }
     catch (failure) {
-      error.value = toAdminApiError(failure).message
+      error.value = t.errors.describe(toApiError(failure))
       throw failure
     }
   }

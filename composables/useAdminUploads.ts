@@ -1,11 +1,12 @@
-import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '~~/shared/schemas/admin'
-import type { AdminEventConfig } from '~~/shared/schemas/event'
-import {
-  insertInOrder, matchesFilters, mergeNewestPage, type AdminUploadFilters,
-} from '~/utils/admin-uploads-merge'
-import { toAdminApiError } from './useAdminApi'
+import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '#shared/schemas/admin'
+import type { AdminEventConfig } from '#shared/schemas/event'
+import { insertInOrder } from '~/composables/cursor-list/merge'
+import { matchesFilters, type AdminUploadFilters } from '~/utils/admin-filters'
+import { toApiError } from '~/utils/api-error'
 
 export const ADMIN_PAGE_SIZE = 24
+/** A new guest upload shows up within this long, without a reload. */
+const REFRESH_MS = 5000
 /** Signed image addresses live an hour; after this long a refresh may replace them. */
 const URL_REUSE_MS = 20 * 60_000
 
@@ -13,27 +14,18 @@ type Action = keyof ReturnType<typeof useAdminMessages>['errors']['actions']
 
 /**
  * The moderation list: the current filter's uploads, paged with the server's cursor, refreshed
- * in place, and changed optimistically: every action shows its result at once and is rolled back,
- * with a message, when the server refuses it.
+ * in place (a live cursor list), and changed optimistically: every action shows its result at
+ * once and is rolled back, with a message, when the server refuses it.
  */
 export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const api = useAdminApi()
   const toasts = useAdminToasts()
   const t = useAdminMessages()
 
-  const items = ref<AdminUpload[]>([])
-  const nextCursor = ref<string | null>(null)
   const total = ref(0)
-  const loading = ref(false)
-  const loadingMore = ref(false)
-  const loadError = ref<string | null>(null)
   /** Ids with a call in flight: their buttons wait, and a refresh does not touch them. */
   const busy = ref(new Set<string>())
-
-  // A reload for other filters makes every older answer stale; so does any local change for a
-  // refresh that was already on its way (it would bring back what was just changed).
-  let filterGeneration = 0
-  let localChanges = 0
+  /** When the addresses shown for each upload were received (the originals' are signed). */
   const urlsSeenAt = new Map<string, number>()
 
   const current = computed(() => toValue(filters))
@@ -49,73 +41,32 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     }
   }
 
-  function noteUrls(list: AdminUpload[]) {
-    const now = Date.now()
-    for (const item of list) if (!urlsSeenAt.has(item.id)) urlsSeenAt.set(item.id, now)
-  }
-
-  function reuseUrls(id: string): boolean {
-    const seen = urlsSeenAt.get(id)
+  function reuseUrls(shown: AdminUpload): boolean {
+    const seen = urlsSeenAt.get(shown.id)
     if (seen !== undefined && Date.now() - seen < URL_REUSE_MS) return true
-    urlsSeenAt.set(id, Date.now())
+    urlsSeenAt.set(shown.id, Date.now())
     return false
   }
 
+  const list = useCursorList<AdminUpload, AdminUploadPage>({
+    fetchPage: cursor => api<AdminUploadPage>('/api/admin/uploads', { query: queryFor(cursor) }),
+    pollMs: REFRESH_MS,
+    onPage(page) {
+      total.value = page.total
+      const now = Date.now()
+      for (const item of page.items) if (!urlsSeenAt.has(item.id)) urlsSeenAt.set(item.id, now)
+    },
+    reuseUrls,
+    holdRefresh: () => busy.value.size > 0,
+    onLoadMoreError: error => toasts.error(t.errors.describe(toApiError(error))),
+  })
+  const { items, nextCursor, loading, loadingMore, loadMore, refresh } = list
+  const loadError = computed(() => (list.error.value === null ? null : t.errors.describe(toApiError(list.error.value))))
+
+  /** The list for the current filters, from its first page. */
   async function reload() {
-    const generation = ++filterGeneration
-    loading.value = true
-    loadError.value = null
-    try {
-      const page = await api<AdminUploadPage>('/api/admin/uploads', { query: queryFor() })
-      if (generation !== filterGeneration) return
-      urlsSeenAt.clear()
-      noteUrls(page.items)
-      items.value = page.items
-      nextCursor.value = page.nextCursor
-      total.value = page.total
-    }
-    catch (error) {
-      if (generation === filterGeneration) loadError.value = toAdminApiError(error).message
-    }
-    finally {
-      if (generation === filterGeneration) loading.value = false
-    }
-  }
-
-  async function loadMore() {
-    if (!nextCursor.value || loadingMore.value) return
-    const generation = filterGeneration
-    loadingMore.value = true
-    try {
-      const page = await api<AdminUploadPage>('/api/admin/uploads', { query: queryFor(nextCursor.value) })
-      if (generation !== filterGeneration) return
-      const known = new Set(items.value.map(item => item.id))
-      noteUrls(page.items)
-      items.value = [...items.value, ...page.items.filter(item => !known.has(item.id))]
-      nextCursor.value = page.nextCursor
-      total.value = page.total
-    }
-    catch (error) {
-      if (generation === filterGeneration) toasts.error(toAdminApiError(error).message)
-    }
-    finally {
-      loadingMore.value = false
-    }
-  }
-
-  /** The newest page again, folded into what is shown (new uploads, changes made elsewhere). */
-  async function refresh() {
-    if (loading.value) return
-    const generation = filterGeneration
-    const changes = localChanges
-    const page = await api<AdminUploadPage>('/api/admin/uploads', { query: queryFor() })
-    if (generation !== filterGeneration || changes !== localChanges || busy.value.size > 0) return
-    const merged = mergeNewestPage({ items: items.value, nextCursor: nextCursor.value }, page, reuseUrls)
-    noteUrls(merged.items)
-    items.value = merged.items
-    nextCursor.value = merged.nextCursor
-    total.value = page.total
-    loadError.value = null
+    urlsSeenAt.clear()
+    await list.reload()
   }
 
   function setBusy(ids: string[], on: boolean) {
@@ -132,43 +83,41 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
    * filter leaves the list) and returns how to put them back exactly as they were.
    */
   function applyLocally(ids: string[], change: (upload: AdminUpload) => AdminUpload | null): () => void {
-    localChanges++
     const before = items.value.filter(item => ids.includes(item.id))
-    let list = items.value
+    let next = items.value
     let removed = 0
     for (const original of before) {
       const changed = change(original)
       if (changed && matchesFilters(changed, current.value)) {
-        list = list.map(item => (item.id === original.id ? changed : item))
+        next = next.map(item => (item.id === original.id ? changed : item))
       }
       else {
-        list = list.filter(item => item.id !== original.id)
+        next = next.filter(item => item.id !== original.id)
         removed++
       }
     }
-    items.value = list
+    list.change(next)
     total.value = Math.max(0, total.value - removed)
     return () => {
-      localChanges++
       let restored = items.value
       let returned = 0
       for (const original of before) {
         if (!restored.some(item => item.id === original.id)) returned++
         restored = insertInOrder(restored, original)
       }
-      items.value = restored
+      list.change(restored)
       total.value += returned
     }
   }
 
   /** Puts the server's answer in place of the optimistic guess (if the upload is still shown). */
   function settle(record: AdminUpload) {
-    localChanges++
     const shown = items.value.find(item => item.id === record.id)
-    if (!shown) return
-    items.value = matchesFilters(record, current.value)
+    // Not shown; still a change: a refresh already on its way may predate it.
+    if (!shown) return list.change()
+    list.change(matchesFilters(record, current.value)
       ? items.value.map(item => (item.id === record.id ? { ...record, url: shown.url, thumbUrl: shown.thumbUrl } : item))
-      : items.value.filter(item => item.id !== record.id)
+      : items.value.filter(item => item.id !== record.id))
   }
 
   /** Runs one optimistic change: show it, call the server, roll back with a message on failure. */
@@ -180,9 +129,9 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     }
     catch (error) {
       rollBack()
-      const failure = toAdminApiError(error)
+      const failure = toApiError(error)
       // A 401 is already on its way to the login page; nothing to explain here.
-      if (!failure.unauthenticated) toasts.error(t.errors.actionFailed(t.errors.actions[action], failure.message))
+      if (!failure.unauthenticated) toasts.error(t.errors.actionFailed(t.errors.actions[action], t.errors.describe(failure)))
       return undefined
     }
     finally {
@@ -223,8 +172,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     const config = await optimistic(others, 'setCover', upload => ({ ...upload, isCover: upload.id === id }), () =>
       api<AdminEventConfig>(`/api/admin/uploads/${encodeURIComponent(id)}/cover`, { method: 'POST' }))
     if (config) {
-      localChanges++
-      items.value = items.value.map(item => (item.isCover === (item.id === config.coverUploadId) ? item : { ...item, isCover: item.id === config.coverUploadId }))
+      list.change(items.value.map(item => (item.isCover === (item.id === config.coverUploadId) ? item : { ...item, isCover: item.id === config.coverUploadId })))
       toasts.info(t.feedback.coverSet)
     }
     return config
@@ -237,8 +185,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     if (!result) return false
     if (result.notFound.length > 0) {
       // Gone meanwhile (deleted elsewhere): they must not come back on screen.
-      localChanges++
-      items.value = items.value.filter(item => !result.notFound.includes(item.id))
+      list.change(items.value.filter(item => !result.notFound.includes(item.id)))
       toasts.info(`${t.feedback.bulkDone(result.processed.length)} ${t.feedback.bulkNotFound(result.notFound.length)}`)
     }
     else {

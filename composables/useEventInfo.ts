@@ -1,4 +1,4 @@
-import type { PublicEventInfo } from '~~/shared/schemas/event'
+import type { PublicEventInfo } from '#shared/schemas/event'
 
 /**
  * The public event configuration (`GET /api/event`), fetched once per page load and shared by

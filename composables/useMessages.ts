@@ -1,4 +1,4 @@
-import { ptBR, type Messages } from '~~/shared/messages/pt-BR'
+import { ptBR, type Messages } from '#shared/messages/pt-BR'
 
 /** The interface texts and their number and date formats. One language today; the place to choose another tomorrow. */
 export function useMessages(): Messages {

@@ -6,6 +6,8 @@ import { useDocumentVisibility } from '@vueuse/core'
  * and a hidden tab costs the server nothing.
  */
 export function usePolling(task: () => Promise<unknown>, intervalMs: number, enabled: MaybeRefOrGetter<boolean> = true) {
+  // A server render polls nothing: its timers would outlive the request.
+  if (import.meta.server) return { refreshNow: () => Promise.resolve() }
   const visibility = useDocumentVisibility()
   const active = computed(() => toValue(enabled) && visibility.value !== 'hidden')
   let timer: ReturnType<typeof setTimeout> | undefined

@@ -5,63 +5,34 @@
  */
 import type { UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
+import {
+  formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
+} from '#shared/messages/format.pt-BR'
 
-const decimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
-const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 })
-
-/** Bytes in binary units, labelled the way phones and the upload page show them ("3,2 MB"). */
-export function formatAdminBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${unit === 0 ? integer.format(value) : decimal.format(value)} ${units[unit]}`
+/** Why an admin call failed, in words. */
+const failures = {
+  network: 'Sem conexão com o servidor. Verifique a internet e tente de novo.',
+  generic: 'Algo deu errado. Tente de novo.',
+  byCode: {
+    INVALID_REQUEST: 'Algum dado enviado é inválido.',
+    UNAUTHENTICATED: 'Sua sessão terminou. Entre de novo.',
+    INVALID_CREDENTIALS: 'E-mail ou senha incorretos.',
+    FORBIDDEN_ORIGIN: 'Pedido recusado por segurança. Recarregue a página.',
+    NOT_FOUND: 'Esse envio não existe mais.',
+    NOT_ELIGIBLE: 'Só uma foto aprovada pode ser a capa.',
+    RATE_LIMITED: 'Muitos pedidos seguidos. Espere um pouco.',
+    STORAGE_UNAVAILABLE: 'O armazenamento de arquivos está fora do ar. Tente de novo em instantes.',
+    DATABASE_UNAVAILABLE: 'O banco de dados está ocupado. Tente de novo em instantes.',
+  } as Partial<Record<ErrorCode, string>>,
 }
-
-/** "1:05" for a video's length. */
-export function formatClock(seconds: number): string {
-  const total = Math.round(seconds)
-  const minutes = Math.floor(total / 60)
-  return `${minutes}:${String(total % 60).padStart(2, '0')}`
-}
-
-/** "22/11, 18:04" in the browser's own time zone: when a guest sent something during the party. */
-export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso))
-}
-
-/** "18h" for one bar of the uploads-per-hour chart. */
-export function formatHour(iso: string): string {
-  return `${new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', hourCycle: 'h23' }).format(new Date(iso))}h`
-}
-
-/** "há 3 min", "há 2 h", or the date when older than a day. */
-export function formatAgo(iso: string, now = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
-  if (seconds < 60) return 'agora mesmo'
-  const minutes = Math.floor(seconds / 60)
-  if (minutes < 60) return `há ${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  if (hours < 24) return `há ${hours} h`
-  return formatDateTime(iso)
-}
-
-/** "30 segundos", "2 minutos", "1 min 30 s". */
-export function formatWait(seconds: number): string {
-  const minutes = Math.floor(seconds / 60)
-  const rest = seconds % 60
-  if (minutes === 0) return seconds === 1 ? '1 segundo' : `${seconds} segundos`
-  if (rest === 0) return minutes === 1 ? '1 minuto' : `${minutes} minutos`
-  return `${minutes} min ${rest} s`
-}
-
-const plural = (count: number, one: string, many: string) => (count === 1 ? one : many)
 
 export const adminPtBR = {
   locale: 'pt-BR',
+  format: {
+    bytes: formatBytes, count: formatCount, clock: formatClock, dateTime: formatDateTime, hour: formatHour, ago: formatAgo,
+    /** How long to wait: "30 segundos", "1 min 30 s". */
+    wait: formatDuration,
+  },
   appName: 'Painel do casal',
 
   login: {
@@ -232,19 +203,12 @@ export const adminPtBR = {
   },
 
   errors: {
-    network: 'Sem conexão com o servidor. Verifique a internet e tente de novo.',
-    generic: 'Algo deu errado. Tente de novo.',
-    byCode: {
-      INVALID_REQUEST: 'Algum dado enviado é inválido.',
-      UNAUTHENTICATED: 'Sua sessão terminou. Entre de novo.',
-      INVALID_CREDENTIALS: 'E-mail ou senha incorretos.',
-      FORBIDDEN_ORIGIN: 'Pedido recusado por segurança. Recarregue a página.',
-      NOT_FOUND: 'Esse envio não existe mais.',
-      NOT_ELIGIBLE: 'Só uma foto aprovada pode ser a capa.',
-      RATE_LIMITED: 'Muitos pedidos seguidos. Espere um pouco.',
-      STORAGE_UNAVAILABLE: 'O armazenamento de arquivos está fora do ar. Tente de novo em instantes.',
-      DATABASE_UNAVAILABLE: 'O banco de dados está ocupado. Tente de novo em instantes.',
-    } as Partial<Record<ErrorCode, string>>,
+    ...failures,
+    /** The words for a failed call: no answer, a known `data.code`, or something else. */
+    describe(failure: { status: number | null, code: string | null }): string {
+      if (failure.status === null) return failures.network
+      return (failure.code ? failures.byCode[failure.code as ErrorCode] : undefined) ?? failures.generic
+    },
     actionFailed: (action: string, reason: string) => `Não foi possível ${action}: ${reason}`,
     actions: {
       approve: 'aprovar',

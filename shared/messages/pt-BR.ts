@@ -3,39 +3,7 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
-
-const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
-
-/** Sizes as people read them on a phone: "3,2 MB", "1,5 GB" (binary units, the way phones count). */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB']
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${number.format(unit === 0 ? value : Math.round(value * 10) / 10)} ${units[unit]}`
-}
-
-/** "45 segundos", "5 minutos", "2 min 30 s". */
-export function formatDuration(seconds: number): string {
-  const total = Math.round(seconds)
-  const minutes = Math.floor(total / 60)
-  const rest = total % 60
-  if (minutes === 0) return total === 1 ? '1 segundo' : `${total} segundos`
-  if (rest === 0) return minutes === 1 ? '1 minuto' : `${minutes} minutos`
-  return `${minutes} min ${rest} s`
-}
-
-/** "12 de dezembro de 2026" from "2026-12-12" (a calendar date: no time zone may move it). */
-export function formatEventDate(isoDate: string): string {
-  const date = new Date(`${isoDate}T12:00:00Z`)
-  if (Number.isNaN(date.getTime())) return ''
-  return new Intl.DateTimeFormat('pt-BR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date)
-}
-
-const plural = (count: number, one: string, many: string) => (count === 1 ? one : many)
+import { formatBytes, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatDuration, formatEventDate, ptBR } from '../../shared/messages/pt-BR'
+import { formatBytes, formatDuration, formatEventDate } from '../../shared/messages/format.pt-BR'
+import { ptBR } from '../../shared/messages/pt-BR'
 
 describe('pt-BR formatting', () => {
   it('formats sizes the way phones show them', () => {

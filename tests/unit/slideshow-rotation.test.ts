@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRotation } from '../../composables/useSlideshowRotation'
+import { createRotation } from '../../composables/slideshow/rotation'
 import type { GalleryItem } from '../../shared/schemas/gallery'
 
 const item = (id: string): GalleryItem => ({

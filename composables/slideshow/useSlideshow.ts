@@ -1,6 +1,6 @@
-import type { GalleryItem } from '~~/shared/schemas/gallery'
-import { fetchGalleryPage } from './useGallery'
-import { createRotation } from './useSlideshowRotation'
+import type { GalleryItem } from '#shared/schemas/gallery'
+import { fetchGalleryPage } from '../useGallery'
+import { createRotation } from './rotation'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300

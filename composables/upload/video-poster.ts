@@ -1,7 +1,7 @@
-import { POSTER_MAX_BYTES } from '~~/shared/limits'
-import type { PosterUploadResponse } from '~~/shared/schemas/upload'
-import { withDetachedVideo } from './detachedVideo'
-import { postJson, putBlob } from './useUploadTransport'
+import { POSTER_MAX_BYTES } from '#shared/limits'
+import type { PosterUploadResponse } from '#shared/schemas/upload'
+import { withDetachedVideo } from './detached-video'
+import { postJson, putBlob } from './transport'
 
 /**
  * A video's poster frame: drawn in the guest's browser (the server never decodes videos) and sent
@@ -94,8 +94,4 @@ export async function sendVideoPoster(uploadId: string, poster: Promise<Blob | n
     clearTimeout(timer)
     signal.removeEventListener('abort', stop)
   }
-}
-
-export function useVideoPoster() {
-  return { captureVideoPoster, sendVideoPoster }
 }

@@ -1,5 +1,5 @@
-import type { MediaKind } from '~~/shared/limits'
-import { withVideoFrame } from './useVideoPoster'
+import type { MediaKind } from '#shared/limits'
+import { withVideoFrame } from './video-poster'
 
 const SIZE = 112
 

@@ -1,4 +1,4 @@
-import type { GalleryItem } from '~~/shared/schemas/gallery'
+import type { GalleryItem } from '#shared/schemas/gallery'
 
 /**
  * What the venue screen shows next, as plain data (no timers, no Vue), so it can be reasoned

@@ -1,0 +1,14 @@
+/**
+ * The guest's upload queue, as a feature folder: only what the upload page and its components use
+ * is exported here (and so auto-imported). The rest are plain modules of this folder:
+ * - useUploadQueue.ts: the queue (state, scheduling, persistence, network listeners)
+ * - transfer.ts: one file's way to the server (init, refresh, signed URLs, PUTs, confirm) and its retries
+ * - backoff.ts: how long a retry waits; transport.ts: the requests themselves
+ * - failures.ts: the words for a failure, and the client-side codes
+ * - item.ts, store.ts: a queued file, and what the browser keeps of it across reloads
+ * - media-checks.ts, thumbnail.ts, video-poster.ts, detached-video.ts: what is read from a picked file
+ */
+export { useUploadQueue } from './useUploadQueue'
+export type { RefusedFile, UploadQueue } from './useUploadQueue'
+export { itemPercent, itemState } from './item'
+export type { ItemPhase, ItemState, QueueItem } from './item'

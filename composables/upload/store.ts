@@ -1,0 +1,107 @@
+import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
+import type { UploadStatus } from '#shared/enums'
+import type { MediaKind } from '#shared/limits'
+
+/** What the queue remembers about one file across reloads, locked phones and lost connections. */
+export interface UploadRecord {
+  /** Local key, made on this device. */
+  key: string
+  fileName: string
+  contentType: string
+  kind: MediaKind
+  size: number
+  durationSec: number | null
+  author: string
+  message: string
+  addedAt: number
+  /** The guest pressed send: the file goes by itself from now on, after a reload too. */
+  submitted: boolean
+  /** The server's id once init answered. */
+  uploadId: string | null
+  uploadType: 'single' | 'multipart' | null
+  /** Parts the storage has acknowledged; never sent again. */
+  partsDone: number[]
+  done: boolean
+  /** What confirm answered: `approved` (post-moderation) or `pending` (waits for the couple). */
+  status: UploadStatus | null
+  /** Why the file did not go, in words. */
+  error: string | null
+  /** The file itself is refused (too large, too long…): trying again cannot help. */
+  errorFinal: boolean
+}
+
+/**
+ * Two small databases: the records, rewritten after every part, and the files themselves, written
+ * once. Keeping the blob out of the record means a 500 MB video is copied into storage once, not
+ * once per acknowledged part.
+ */
+let records: UseStore | undefined
+let files: UseStore | undefined
+
+function stores(): { records: UseStore, files: UseStore } | null {
+  if (typeof indexedDB === 'undefined') return null
+  records ??= createStore('event-media-upload-queue', 'records')
+  files ??= createStore('event-media-upload-files', 'files')
+  return { records, files }
+}
+
+/** Every record, oldest first; an unreadable database is an empty one. */
+export async function loadRecords(): Promise<UploadRecord[]> {
+  const db = stores()
+  if (!db) return []
+  try {
+    const all = await values<UploadRecord>(db.records)
+    return all.sort((a, b) => a.addedAt - b.addedAt)
+  }
+  catch {
+    return []
+  }
+}
+
+export async function loadFile(key: string): Promise<Blob | null> {
+  const db = stores()
+  if (!db) return null
+  try {
+    return (await get<Blob>(key, db.files)) ?? null
+  }
+  catch {
+    return null
+  }
+}
+
+/** False when the browser refused (private mode, storage full): the queue then lives in memory. */
+export async function saveRecord(record: UploadRecord): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(record.key, { ...record, partsDone: [...record.partsDone] }, db.records)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export async function saveFile(key: string, file: Blob): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(key, file, db.files)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export async function removeFile(key: string): Promise<void> {
+  const db = stores()
+  if (db) await del(key, db.files).catch(() => undefined)
+}
+
+export async function remove(key: string): Promise<void> {
+  const db = stores()
+  if (!db) return
+  await del(key, db.files).catch(() => undefined)
+  await del(key, db.records).catch(() => undefined)
+}

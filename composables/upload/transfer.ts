@@ -1,0 +1,258 @@
+import { ErrorCode } from '#shared/errors'
+import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
+import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
+import { ApiError } from '~/utils/api-error'
+import { abortError, isAbort } from './abort'
+import { backoffDelay, isOffline, sleep, waitForOnline } from './backoff'
+import { ClientCode } from './failures'
+import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
+import { postJson, putBlob } from './transport'
+import { captureVideoPoster, sendVideoPoster } from './video-poster'
+
+/**
+ * One file's way to the server: init (or resume), fresh signed URLs, the bytes (one PUT, or parts
+ * side by side), the poster of a video, and confirm; each request retried until it succeeds or
+ * fails for a reason retrying cannot fix.
+ */
+
+/** Parts of one large file sent at the same time. */
+const PART_CONCURRENCY = 3
+/** A server error (5xx) this many times in a row ends the attempt; a lost connection never does. */
+const MAX_SERVER_FAILURES = 6
+/** Presigned URLs this close to expiry are renewed before use. */
+const URL_MARGIN_MS = 60_000
+/** A confirm that finds parts missing sends them again, but not forever. */
+const MAX_REPAIRS = 2
+/** A refused URL (expired signature) is renewed this many times before the refusal counts. */
+const MAX_URL_REFUSALS = 3
+
+/** Saves what the queue remembers of an item (after init, and after each acknowledged part). */
+type Persist = (item: QueueItem) => Promise<void>
+
+/** Where the bytes of one upload go, renewed when the URLs are about to expire or were refused. */
+interface Destination {
+  upload: UploadTarget
+  expiresAt: number
+}
+
+/**
+ * Runs a request until it succeeds or fails for a reason retrying cannot fix. While the browser
+ * is offline it waits for the connection without counting; otherwise it backs off exponentially
+ * (or as long as the server's `retry-after` says).
+ */
+async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: ItemPhase, operation: () => Promise<T>): Promise<T> {
+  let serverFailures = 0
+  let attempt = 0
+  for (;;) {
+    try {
+      const result = await operation()
+      if (item.phase === 'retrying' || item.phase === 'paused') item.phase = activePhase
+      return result
+    }
+    catch (error) {
+      if (isAbort(error) || !(error instanceof ApiError)) throw error
+      const renewedUrl = error.code === ClientCode.URL_REFUSED
+      if (!error.transient && !renewedUrl) throw error
+      if (isOffline()) {
+        item.phase = 'paused'
+        await waitForOnline(signal)
+        item.phase = activePhase
+        continue
+      }
+      if (error.status !== null && !renewedUrl && ++serverFailures > MAX_SERVER_FAILURES) throw error
+      item.phase = 'retrying'
+      await sleep(error.retryAfter ? error.retryAfter * 1000 : backoffDelay(attempt++), signal)
+      item.phase = activePhase
+    }
+  }
+}
+
+async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination> {
+  const body = {
+    fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
+    contentType: item.contentType,
+    size: item.size,
+    ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),
+    author: item.author,
+    message: item.message,
+  }
+  const response = await retrying(item, signal, 'sending', () => postJson<InitUploadResponse>('/api/uploads/init', body, signal))
+  item.uploadId = response.id
+  item.uploadType = response.upload.type
+  item.partsDone = []
+  await persist(item)
+  return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
+}
+
+/** Fresh URLs for what is still to send (only the missing parts); null when nothing is. */
+async function refresh(item: QueueItem, signal: AbortSignal): Promise<Destination | null> {
+  const missing = item.uploadType === 'multipart' ? missingParts(item) : []
+  if (item.uploadType === 'multipart' && missing.length === 0) return null
+  const response = await retrying(item, signal, 'sending', () =>
+    postJson<InitUploadResponse>(`/api/uploads/${item.uploadId}/refresh`, item.uploadType === 'multipart' ? { partNumbers: missing } : {}, signal))
+  return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
+}
+
+/** Where to send: a new upload, or the one this file already has (after a reload, say). */
+async function destination(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination | null> {
+  if (!item.uploadId) return init(item, signal, persist)
+  try {
+    return await refresh(item, signal)
+  }
+  catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      // The server no longer knows it (unfinished uploads are swept after a day): start over.
+      forgetUpload(item)
+      return init(item, signal, persist)
+    }
+    // Confirmed already (the answer was lost on the way): confirm again gives the result.
+    if (error instanceof ApiError && error.code === ErrorCode.ALREADY_CONFIRMED) return null
+    throw error
+  }
+}
+
+/** Keeps one upload's URLs fresh; concurrent parts share one renewal. */
+function urlBook(item: QueueItem, first: Destination, signal: AbortSignal) {
+  let current = first
+  let stale = false
+  let renewing: Promise<void> | null = null
+  const renew = () => {
+    renewing ??= refresh(item, signal).then((next) => {
+      if (next) current = next
+      stale = false
+    }).finally(() => {
+      renewing = null
+    })
+    return renewing
+  }
+  return {
+    invalidate() {
+      stale = true
+    },
+    async target(partNumber?: number): Promise<{ url: string, headers?: Record<string, string> }> {
+      const hasPart = (d: Destination) => d.upload.type === 'single' || d.upload.parts.some(p => p.partNumber === partNumber)
+      if (stale || current.expiresAt - Date.now() < URL_MARGIN_MS || !hasPart(current)) await renew()
+      const upload = current.upload
+      if (upload.type === 'single') return { url: upload.url, headers: upload.headers }
+      const part = upload.parts.find(p => p.partNumber === partNumber)
+      if (!part) throw new ApiError(409, ErrorCode.OBJECT_MISSING)
+      return { url: part.url, headers: upload.headers }
+    },
+  }
+}
+
+type UrlBook = ReturnType<typeof urlBook>
+
+/** One PUT (the whole file or one part), retried with back-off; a refused URL is renewed first. */
+async function putWithRetry(item: QueueItem, book: UrlBook, body: Blob, partNumber: number | undefined, onProgress: (loaded: number) => void, signal: AbortSignal) {
+  let refusals = 0
+  await retrying(item, signal, 'sending', async () => {
+    const { url, headers } = await book.target(partNumber)
+    try {
+      await putBlob(url, body, headers, onProgress, signal)
+    }
+    catch (error) {
+      onProgress(0)
+      if (error instanceof ApiError && error.status === 403 && refusals++ < MAX_URL_REFUSALS) {
+        // Expired or refused signature: renew the URL and try again.
+        book.invalidate()
+        throw new ApiError(403, ClientCode.URL_REFUSED)
+      }
+      throw error
+    }
+  })
+}
+
+async function sendSingle(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal) {
+  await putWithRetry(item, book, file, undefined, (loaded) => {
+    item.sentBytes = loaded
+  }, signal)
+}
+
+async function sendParts(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal, persist: Persist) {
+  const todo = missingParts(item)
+  const inFlight = new Map<number, number>()
+  const showProgress = () => {
+    let sending = 0
+    for (const loaded of inFlight.values()) sending += loaded
+    item.sentBytes = bytesOfDoneParts(item) + sending
+  }
+  showProgress()
+  // One failure that cannot be retried stops the sibling parts too.
+  const siblings = new AbortController()
+  const stop = () => siblings.abort()
+  signal.addEventListener('abort', stop, { once: true })
+  let next = 0
+  const worker = async () => {
+    while (next < todo.length) {
+      const partNumber = todo[next++]!
+      const start = (partNumber - 1) * PART_SIZE_BYTES
+      const bytes = file.slice(start, start + partSize(item.size, partNumber))
+      await putWithRetry(item, book, bytes, partNumber, (loaded) => {
+        inFlight.set(partNumber, loaded)
+        showProgress()
+      }, siblings.signal)
+      inFlight.delete(partNumber)
+      if (!item.partsDone.includes(partNumber)) item.partsDone.push(partNumber)
+      showProgress()
+      await persist(item)
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, todo.length) }, worker))
+  }
+  catch (error) {
+    siblings.abort()
+    throw signal.aborted ? abortError() : error
+  }
+  finally {
+    signal.removeEventListener('abort', stop)
+  }
+}
+
+/** init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. */
+export async function transferUpload(item: QueueItem, signal: AbortSignal, persist: Persist) {
+  const file = item.file
+  if (!file) throw new ApiError(410, ClientCode.FILE_GONE)
+  // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
+  // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
+  const poster = item.kind === 'video' ? captureVideoPoster(file) : null
+  let posterSentFor: string | null = null
+  let target = await destination(item, signal, persist)
+  for (let repairs = 0; ; repairs++) {
+    if (target) {
+      item.phase = 'sending'
+      const book = urlBook(item, target, signal)
+      if (target.upload.type === 'single') await sendSingle(item, file, book, signal)
+      else await sendParts(item, file, book, signal, persist)
+    }
+    item.phase = 'finishing'
+    if (poster && item.uploadId && posterSentFor !== item.uploadId) {
+      posterSentFor = item.uploadId
+      await sendVideoPoster(item.uploadId, poster, signal)
+      if (signal.aborted) throw abortError()
+    }
+    try {
+      const result = await retrying(item, signal, 'finishing', () =>
+        postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))
+      item.status = result.status
+      return
+    }
+    catch (error) {
+      if (!(error instanceof ApiError) || repairs >= MAX_REPAIRS) throw error
+      if (error.code === ErrorCode.OBJECT_MISSING) {
+        const missing = Array.isArray(error.data.missingParts) ? error.data.missingParts as number[] : null
+        item.partsDone = missing ? item.partsDone.filter(n => !missing.includes(n)) : []
+        await persist(item)
+        target = await refresh(item, signal)
+        continue
+      }
+      if (error.status === 404) {
+        forgetUpload(item)
+        target = await init(item, signal, persist)
+        continue
+      }
+      throw error
+    }
+  }
+}

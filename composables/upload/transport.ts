@@ -1,0 +1,111 @@
+import { ApiError, apiErrorOf } from '~/utils/api-error'
+import { abortError } from './abort'
+
+/**
+ * The network half of the upload queue: JSON calls to the upload API and byte uploads with real
+ * progress. Every failure is an ApiError (status null: no answer came). No queue state, no
+ * retries here: those are in transfer.ts.
+ */
+
+const JSON_TIMEOUT_MS = 30_000
+
+/** POST a JSON body to the upload API; throws an ApiError (with the contract code, or status null). */
+export async function postJson<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+  // One controller for both the caller's cancel and the timeout (AbortSignal.any is too new for
+  // the iPhones guests still carry).
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), JSON_TIMEOUT_MS)
+  const forward = () => controller.abort()
+  signal?.addEventListener('abort', forward, { once: true })
+  let response: Response
+  let text: string
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+      credentials: 'same-origin',
+    })
+    text = await response.text()
+  }
+  catch {
+    if (signal?.aborted) throw abortError()
+    throw new ApiError(null, null)
+  }
+  finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', forward)
+  }
+  if (!response.ok) throw apiErrorOf(response.status, text, response.headers.get('retry-after'))
+  try {
+    return (text ? JSON.parse(text) : null) as T
+  }
+  catch {
+    // Not JSON: a proxy's page.
+    return null as T
+  }
+}
+
+/** No progress for this long means the connection died without saying so (common on phones). */
+const STALL_TIMEOUT_MS = 60_000
+
+/**
+ * PUTs a blob with XMLHttpRequest, the one browser API that reports upload progress in bytes.
+ * `onProgress` gets the bytes of this request sent so far.
+ */
+export function putBlob(
+  url: string,
+  body: Blob,
+  headers: Record<string, string> | undefined,
+  onProgress: (loaded: number) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError())
+    const xhr = new XMLHttpRequest()
+    let stallTimer: ReturnType<typeof setTimeout> | undefined
+    const armStallTimer = () => {
+      clearTimeout(stallTimer)
+      stallTimer = setTimeout(() => {
+        xhr.abort()
+        cleanup()
+        reject(new ApiError(null, null))
+      }, STALL_TIMEOUT_MS)
+    }
+    const onAbort = () => {
+      xhr.abort()
+      cleanup()
+      reject(abortError())
+    }
+    const cleanup = () => {
+      clearTimeout(stallTimer)
+      signal.removeEventListener('abort', onAbort)
+      xhr.upload.onprogress = null
+      xhr.onload = null
+      xhr.onerror = null
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    xhr.open('PUT', url)
+    for (const [name, value] of Object.entries(headers ?? {})) xhr.setRequestHeader(name, value)
+    xhr.upload.onprogress = (event) => {
+      armStallTimer()
+      onProgress(event.loaded)
+    }
+    xhr.onload = () => {
+      cleanup()
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(body.size)
+        resolve()
+        return
+      }
+      reject(apiErrorOf(xhr.status, xhr.responseText))
+    }
+    xhr.onerror = () => {
+      cleanup()
+      reject(new ApiError(null, null))
+    }
+    armStallTimer()
+    xhr.send(body)
+  })
+}

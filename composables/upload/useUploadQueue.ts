@@ -1,0 +1,287 @@
+import { computed, markRaw, reactive, ref } from 'vue'
+import { ErrorCode } from '#shared/errors'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
+import type { EventLimits } from '#shared/media/checks'
+import { ApiError } from '~/utils/api-error'
+import { useMessages } from '../useMessages'
+import { isAbort } from './abort'
+import { isOffline, wakeSleepers } from './backoff'
+import { describeFailure } from './failures'
+import { bytesOfDoneParts, forgetUpload, toRecord, type QueueItem } from './item'
+import { checkMediaFile } from './media-checks'
+import * as store from './store'
+import { makeThumbnail } from './thumbnail'
+import { transferUpload } from './transfer'
+import { postJson } from './transport'
+
+export interface RefusedFile { name: string, reason: string }
+
+/** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
+const FILE_CONCURRENCY = 2
+/** Finished rows from an earlier visit are forgotten after this long. */
+const FINISHED_KEPT_MS = 12 * 3600_000
+
+/** Guest text as the server accepts it: control characters (tabs from a paste…) become spaces. */
+function cleanText(value: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- the server refuses these; we replace them first
+  return value.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ' ').trim().slice(0, max)
+}
+
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+}
+
+/**
+ * The queue: which files wait, which go (FILE_CONCURRENCY at a time), what the browser keeps of
+ * them across reloads, and the page's network listeners. How one file travels, and how its
+ * requests are retried, is transfer.ts.
+ */
+function createQueue() {
+  const t = useMessages()
+  const items = ref<QueueItem[]>([])
+  const online = ref(true)
+  /** False once the browser refused to keep a file: the guest must keep the page open. */
+  const storageOk = ref(true)
+  /** How many unfinished files a reload brought back. */
+  const resumedCount = ref(0)
+  const restored = ref(false)
+
+  const controllers = new Map<string, AbortController>()
+  const running = new Set<string>()
+  const removed = new Set<string>()
+  let started = false
+
+  async function persist(item: QueueItem) {
+    if (removed.has(item.key)) return
+    await store.saveRecord(toRecord(item))
+  }
+
+  function find(key: string): QueueItem | undefined {
+    return items.value.find(item => item.key === key)
+  }
+
+  function attachThumbnail(item: QueueItem) {
+    if (!item.file) return
+    void makeThumbnail(item.file, item.kind).then((url) => {
+      if (!url) return
+      if (removed.has(item.key)) URL.revokeObjectURL(url)
+      else item.thumbUrl = url
+    })
+  }
+
+  async function run(item: QueueItem) {
+    running.add(item.key)
+    const controller = new AbortController()
+    controllers.set(item.key, controller)
+    item.phase = 'sending'
+    item.error = null
+    try {
+      await transferUpload(item, controller.signal, persist)
+      item.done = true
+      item.phase = 'done'
+      item.sentBytes = item.size
+      item.file = null
+      await persist(item)
+      // The bytes are on the server: the copy in the browser's storage is no longer needed.
+      await store.removeFile(item.key)
+    }
+    catch (error) {
+      if (!isAbort(error)) {
+        const { words, final } = describeFailure(item, error)
+        // The server removed a record it refused after the bytes arrived; a new try starts over.
+        if (error instanceof ApiError && error.code === ErrorCode.CONTENT_MISMATCH) forgetUpload(item)
+        item.phase = 'error'
+        item.error = words
+        item.errorFinal = final
+        await persist(item)
+      }
+    }
+    finally {
+      running.delete(item.key)
+      controllers.delete(item.key)
+      pump()
+    }
+  }
+
+  /** Starts queued files, oldest first, up to the concurrency. */
+  function pump() {
+    if (!started) return
+    for (const item of items.value) {
+      if (running.size >= FILE_CONCURRENCY) break
+      if (item.phase === 'queued' && !running.has(item.key)) void run(item)
+    }
+  }
+
+  function requeueFailed() {
+    for (const item of items.value) {
+      if (item.phase === 'error' && !item.errorFinal && item.file) {
+        item.phase = 'queued'
+        item.error = null
+      }
+    }
+    pump()
+  }
+
+  async function restore() {
+    const records = await store.loadRecords()
+    let resumed = 0
+    for (const record of records) {
+      if (find(record.key) || removed.has(record.key)) continue
+      if (record.done && Date.now() - record.addedAt > FINISHED_KEPT_MS) {
+        await store.remove(record.key)
+        continue
+      }
+      const file = record.done ? null : await store.loadFile(record.key)
+      const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
+      if (record.done) {
+        item.phase = 'done'
+        item.sentBytes = record.size
+      }
+      else if (!file) {
+        item.phase = 'error'
+        item.error = t.refusal.gone
+        item.errorFinal = true
+      }
+      else if (record.error && record.errorFinal) {
+        item.phase = 'error'
+      }
+      else if (record.submitted) {
+        item.phase = 'queued'
+        item.error = null
+        item.sentBytes = record.uploadType === 'multipart' ? bytesOfDoneParts(item) : 0
+        resumed++
+      }
+      items.value.push(item)
+      attachThumbnail(item)
+    }
+    resumedCount.value = resumed
+    restored.value = true
+    pump()
+  }
+
+  /** Once, in the browser: brings back what an earlier visit left and listens for the network. */
+  function start() {
+    if (started || typeof window === 'undefined') return
+    started = true
+    online.value = !isOffline()
+    // The queue lives as long as the tab: these listeners are added once, never per page visit.
+    window.addEventListener('online', () => {
+      online.value = true
+      wakeSleepers()
+      requeueFailed()
+    })
+    window.addEventListener('offline', () => {
+      online.value = false
+    })
+    // A phone unlocked: requests the system froze meanwhile are retried now, not after the back-off.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState !== 'visible') return
+      wakeSleepers()
+      pump()
+    })
+    void restore()
+  }
+
+  /** Checks picked files and adds the acceptable ones, waiting for the send button; answers the refused ones. */
+  async function addFiles(files: File[], limits: EventLimits): Promise<RefusedFile[]> {
+    const refused: RefusedFile[] = []
+    for (const file of files) {
+      const check = await checkMediaFile(file, limits)
+      if (!check.ok) {
+        refused.push({ name: file.name, reason: check.reason })
+        continue
+      }
+      const item = reactive<QueueItem>({
+        key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
+        durationSec: check.durationSec, author: '', message: '', addedAt: Date.now(), submitted: false,
+        uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
+        // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
+        file: markRaw(file), phase: 'waiting', sentBytes: 0, thumbUrl: null,
+      }) as QueueItem
+      items.value.push(item)
+      attachThumbnail(item)
+      // The record first, then the bytes: a record whose file never arrived is reported, not lost silently.
+      if (!(await store.saveRecord(toRecord(item))) || !(await store.saveFile(item.key, file))) storageOk.value = false
+    }
+    return refused
+  }
+
+  /** The send button: every waiting file goes, with the author and message given now. */
+  function submit(author: string, message: string) {
+    const cleanAuthor = cleanText(author, AUTHOR_MAX_LENGTH)
+    const cleanMessage = cleanText(message, MESSAGE_MAX_LENGTH)
+    for (const item of items.value) {
+      if (item.phase !== 'waiting') continue
+      item.author = cleanAuthor
+      item.message = cleanMessage
+      item.submitted = true
+      item.phase = 'queued'
+      void persist(item)
+    }
+    pump()
+  }
+
+  /** Stops a file, forgets it here and tells the server to drop what it received. */
+  async function cancel(key: string) {
+    const item = find(key)
+    if (!item || item.done) return
+    removed.add(key)
+    controllers.get(key)?.abort()
+    items.value = items.value.filter(other => other.key !== key)
+    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+    await store.remove(key)
+    if (item.uploadId) {
+      // Best effort: an upload never confirmed is swept with its bytes after a day anyway.
+      await postJson(`/api/uploads/${item.uploadId}/abort`).catch(() => undefined)
+    }
+    pump()
+  }
+
+  function retry(key: string) {
+    const item = find(key)
+    if (!item || item.phase !== 'error' || !item.file) return
+    item.phase = 'queued'
+    item.error = null
+    item.errorFinal = false
+    void persist(item)
+    pump()
+  }
+
+  /** "Send more": finished rows leave the list (they are on the server). */
+  async function clearFinished() {
+    const finished = items.value.filter(item => item.done)
+    items.value = items.value.filter(item => !item.done)
+    for (const item of finished) {
+      removed.add(item.key)
+      if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+      await store.remove(item.key)
+    }
+  }
+
+  const waitingCount = computed(() => items.value.filter(item => item.phase === 'waiting').length)
+  const busy = computed(() => items.value.some(item => ['queued', 'sending', 'paused', 'retrying', 'finishing'].includes(item.phase)))
+  const allDone = computed(() => items.value.length > 0 && items.value.every(item => item.done))
+  const doneCount = computed(() => items.value.filter(item => item.done).length)
+  const awaitingApproval = computed(() => items.value.some(item => item.done && item.status === 'pending'))
+
+  return {
+    items, online, storageOk, resumedCount, restored, waitingCount, busy, allDone, doneCount, awaitingApproval,
+    start, addFiles, submit, cancel, retry, clearFinished,
+  }
+}
+
+export type UploadQueue = ReturnType<typeof createQueue>
+
+let instance: UploadQueue | undefined
+
+/**
+ * The guest's upload queue. In the browser there is one for the whole tab, so leaving /enviar and
+ * coming back finds the same queue still running; on the server each render gets an inert empty one.
+ */
+export function useUploadQueue(): UploadQueue {
+  if (import.meta.server) return createQueue()
+  instance ??= createQueue()
+  return instance
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { appendPage, insertInOrder, keepShownUrls, mergeFirstPage, newestFirst } from '../../composables/cursor-list/merge'
+import type { AdminUpload } from '../../shared/schemas/admin'
+import type { GalleryItem } from '../../shared/schemas/gallery'
+
+const at = (minute: number) => new Date(Date.UTC(2026, 11, 12, 20, minute)).toISOString()
+const item = (id: string, minute: number, url = `/m/${id}`): GalleryItem => ({
+  id, kind: 'photo', author: '', message: '', url, thumbUrl: null, width: null, height: null, durationSec: null, createdAt: at(minute),
+})
+
+function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): AdminUpload {
+  const at = new Date(Date.UTC(2026, 10, 22, 18, minute)).toISOString()
+  return {
+    id, status: 'pending', kind: 'photo', author: 'Maria', message: '', fileName: 'a.jpg', contentType: 'image/jpeg',
+    size: 1000, width: null, height: null, durationSec: null,
+    url: `http://h/media/${id}?sig=1`, thumbUrl: `http://h/media/${id}-t?sig=1`, originalUrl: `http://h/media/${id}-o?sig=1`,
+    isCover: false, createdAt: at, confirmedAt: at, updatedAt: at, ...fields,
+  }
+}
+
+const ids = (list: { id: string }[]) => list.map(entry => entry.id)
+/** A list on screen; its cursor says there are older pages unless told otherwise. */
+const shown = <T>(items: T[], nextCursor: string | null = 'older') => ({ items, nextCursor })
+
+describe('live list order', () => {
+  it('is newest first, ties broken by id descending like the server', () => {
+    const list = [upload('a', 1), upload('c', 2), upload('b', 2), upload('d', 0)].sort(newestFirst)
+    expect(ids(list)).toEqual(['c', 'b', 'a', 'd'])
+  })
+
+  it('puts a rolled-back upload back where it was', () => {
+    const list = [upload('e', 5), upload('c', 3), upload('a', 1)]
+    expect(ids(insertInOrder(list, upload('d', 4)))).toEqual(['e', 'd', 'c', 'a'])
+    expect(ids(insertInOrder(list, upload('z', 9)))).toEqual(['z', 'e', 'c', 'a'])
+    expect(ids(insertInOrder(list, upload('0', 0)))).toEqual(['e', 'c', 'a', '0'])
+    expect(insertInOrder(list, upload('c', 3, { status: 'approved' }))[1]!.status).toBe('approved')
+  })
+
+  it('appending a page never lists an item twice', () => {
+    expect(ids(appendPage([item('b', 2), item('a', 1)], { items: [item('a', 1), item('z', 0)], nextCursor: null }))).toEqual(['b', 'a', 'z'])
+  })
+})
+
+describe('mergeFirstPage', () => {
+  it('puts new items on top and counts them', () => {
+    const merged = mergeFirstPage(shown([item('c', 3), item('b', 2), item('a', 1)]), { items: [item('e', 5), item('d', 4), item('c', 3)], nextCursor: 'x' })
+    expect(ids(merged.items)).toEqual(['e', 'd', 'c', 'b', 'a'])
+    expect(merged.added).toBe(2)
+  })
+
+  it('drops items the first page should hold but no longer does; keeps older ones it says nothing about', () => {
+    const merged = mergeFirstPage(shown([item('d', 4), item('c', 3), item('b', 2), item('a', 1)]), { items: [item('d', 4), item('b', 2)], nextCursor: 'x' })
+    expect(ids(merged.items)).toEqual(['d', 'b', 'a'])
+  })
+
+  it('adds new uploads on top and drops ones that left the filter, within the fresh page', () => {
+    const current = { items: [upload('c', 3), upload('b', 2), upload('a', 1)], nextCursor: null }
+    const page = { items: [upload('d', 4), upload('c', 3), upload('a', 1)], nextCursor: null }
+    expect(ids(mergeFirstPage(current, page).items)).toEqual(['d', 'c', 'a'])
+  })
+
+  it('a last page (no cursor) is the whole set', () => {
+    const merged = mergeFirstPage(shown([item('b', 2), item('a', 1)]), { items: [item('b', 2)], nextCursor: null })
+    expect(ids(merged.items)).toEqual(['b'])
+  })
+
+  it('keeps the older pages that were loaded with "load more", and their cursor', () => {
+    const current = { items: [upload('f', 6), upload('e', 5), upload('d', 4), upload('c', 3)], nextCursor: 'after-c' }
+    const page = { items: [upload('g', 7), upload('f', 6)], nextCursor: 'after-f' }
+    const merged = mergeFirstPage(current, page)
+    // e and d are older than the page's end: not the page's to judge.
+    expect(ids(merged.items)).toEqual(['g', 'f', 'e', 'd', 'c'])
+    expect(merged.nextCursor).toBe('after-c')
+  })
+
+  it('takes the page cursor when nothing older was loaded', () => {
+    const current = { items: [upload('b', 2)], nextCursor: 'after-b' }
+    const page = { items: [upload('c', 3), upload('b', 2)], nextCursor: 'after-b2' }
+    expect(mergeFirstPage(current, page)).toMatchObject({ nextCursor: 'after-b2' })
+  })
+
+  it('empties the list when the filter matches nothing any more', () => {
+    const current = { items: [upload('b', 2), upload('a', 1)], nextCursor: null }
+    expect(mergeFirstPage(current, { items: [], nextCursor: null })).toEqual({ items: [], nextCursor: null, added: 0 })
+  })
+
+  it('takes changed copies and places a late approval by its time', () => {
+    const merged = mergeFirstPage(shown([item('c', 3), item('a', 1)]), { items: [item('c', 3, '/new'), item('b', 2), item('a', 1)], nextCursor: null })
+    expect(ids(merged.items)).toEqual(['c', 'b', 'a'])
+    expect(merged.items[0]!.url).toBe('/new')
+  })
+
+  it('keeps the shown copy when only the signature changed, so the picture is not loaded again', () => {
+    const before = item('c', 3, '/media/orig/c.jpg?exp=1&sig=a')
+    const resigned = item('c', 3, '/media/orig/c.jpg?exp=2&sig=b')
+    expect(keepShownUrls(before, resigned)).toBe(before)
+    expect(mergeFirstPage(shown([before], null), { items: [resigned], nextCursor: null }).items[0]).toBe(before)
+    // …unless the caller says the shown copy is too old to keep (its signature may expire).
+    expect(mergeFirstPage(shown([before], null), { items: [resigned], nextCursor: null }, () => false).items[0]).toBe(resigned)
+    const edited = keepShownUrls(before, { ...resigned, message: 'editado' })
+    expect(edited).not.toBe(before)
+    expect(edited).toMatchObject({ message: 'editado', url: before.url })
+  })
+
+  it('takes changed fields but keeps the image addresses already shown for the same objects', () => {
+    const before = upload('a', 1)
+    const fresh = upload('a', 1, { status: 'approved', author: 'Ana', url: 'http://h/media/a?sig=2', thumbUrl: 'http://h/media/a-t?sig=2', originalUrl: 'http://h/media/a-o?sig=2' })
+    const [merged] = mergeFirstPage({ items: [before], nextCursor: null }, { items: [fresh], nextCursor: null }).items
+    expect(merged).toMatchObject({ status: 'approved', author: 'Ana', url: before.url, thumbUrl: before.thumbUrl, originalUrl: fresh.originalUrl })
+  })
+
+  it('takes new image addresses when the object changed (derived) or the old ones are too old', () => {
+    const before = upload('a', 1)
+    const derived = upload('a', 1, { url: 'http://h/media/display/a.jpg', thumbUrl: 'http://h/media/thumb/a.jpg' })
+    expect(mergeFirstPage({ items: [before], nextCursor: null }, { items: [derived], nextCursor: null }).items[0]).toMatchObject({ url: derived.url, thumbUrl: derived.thumbUrl })
+    const resigned = upload('a', 1, { url: 'http://h/media/a?sig=3' })
+    expect(mergeFirstPage({ items: [before], nextCursor: null }, { items: [resigned], nextCursor: null }, () => false).items[0]!.url).toBe(resigned.url)
+  })
+})
