@@ -1,11 +1,15 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+// Nuxt's alias for shared/, which server and shared code import through; plain vitest knows no aliases.
+const sharedAlias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
 
 // Unit tests import server/shared code directly; e2e and browser tests start the real built
 // server (`.output/`, made by `nuxt build` in `npm test`) over HTTP with real storage.
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      { resolve: { alias: sharedAlias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
       {
         test: {
           name: 'e2e',

@@ -1,7 +1,8 @@
+import { KIND_FILTERS, STATUS_FILTERS } from '#shared/enums'
 import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/utils/admin-filters'
 
-const STATUSES: AdminStatusFilter[] = ['pending', 'approved', 'rejected', 'all']
-const KINDS: AdminKindFilter[] = ['all', 'photo', 'video']
+const STATUSES: readonly AdminStatusFilter[] = STATUS_FILTERS
+const KINDS: readonly AdminKindFilter[] = KIND_FILTERS
 
 function one(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined

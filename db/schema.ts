@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+// Relative imports only: drizzle-kit reads this file and knows no aliases.
+import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { EVENT_DEFAULTS } from '../shared/limits'
 
 /**
  * A confirmed upload the public could be shown once approved: a video, or a photo whose
@@ -15,8 +18,8 @@ export const DISPLAYABLE = sql.raw(`confirmed_at IS NOT NULL AND (kind = 'video'
  */
 export const uploads = sqliteTable('uploads', {
   id: text('id').primaryKey(),
-  status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
-  kind: text('kind', { enum: ['photo', 'video'] }).notNull(),
+  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+  kind: text('kind', { enum: MEDIA_KINDS }).notNull(),
   author: text('author').notNull().default(''),
   message: text('message').notNull().default(''),
   /**
@@ -60,12 +63,12 @@ export const uploads = sqliteTable('uploads', {
 /** The single event configuration row (id = 1). */
 export const eventSettings = sqliteTable('event_settings', {
   id: integer('id').primaryKey(),
-  coupleNames: text('couple_names').notNull().default(''),
+  coupleNames: text('couple_names').notNull().default(EVENT_DEFAULTS.coupleNames),
   eventDate: text('event_date'),
-  maxFileSizeBytes: integer('max_file_size_bytes').notNull().default(524288000),
-  allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(true),
-  maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(300),
-  moderation: text('moderation', { enum: ['pre', 'post'] }).notNull().default('post'),
+  maxFileSizeBytes: integer('max_file_size_bytes').notNull().default(EVENT_DEFAULTS.maxFileSizeBytes),
+  allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowVideos),
+  maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(EVENT_DEFAULTS.maxVideoDurationSec),
+  moderation: text('moderation', { enum: MODERATION_MODES }).notNull().default(EVENT_DEFAULTS.moderation),
   coverUploadId: text('cover_upload_id'),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })

@@ -1,5 +1,5 @@
 import type { NitroErrorHandler } from 'nitropack'
-import { ErrorCode } from '../shared/errors'
+import { ErrorCode } from '#shared/errors'
 import { isDatabaseBusy } from './utils/db'
 
 /**

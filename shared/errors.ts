@@ -1,4 +1,4 @@
-/** Every machine code an error answer may carry in `data.code` (api-contract.md, Errors). */
+/** Every machine code an error answer may carry in `data.code` (api-contract.md, Errors; docs/api.md). */
 export const ErrorCode = {
   INVALID_REQUEST: 'INVALID_REQUEST',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
@@ -21,6 +21,10 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
+  // The local driver's /media routes, which stand in for S3's presigned URLs (docs/api.md).
+  URL_EXPIRED: 'URL_EXPIRED',
+  INVALID_SIGNATURE: 'INVALID_SIGNATURE',
+  INCOMPLETE_BODY: 'INCOMPLETE_BODY',
 } as const
 
 export type ErrorCode = typeof ErrorCode[keyof typeof ErrorCode]

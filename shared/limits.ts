@@ -1,3 +1,6 @@
+// Relative imports only: drizzle-kit loads this file through db/schema.ts and knows no aliases.
+import type { MediaKind, ModerationMode } from './enums'
+
 /** Files up to this size go in one PUT; above it, multipart (service-spec part 8: "50 MB" = 50 MiB). */
 export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
 /** Every part but the last is exactly this long. */
@@ -8,6 +11,25 @@ export const JSON_BODY_MAX_BYTES = 64 * 1024
 export const POSTER_MAX_BYTES = 2 * 1024 * 1024
 /** Upper bound of the event's own size limit. */
 export const MAX_FILE_SIZE_LIMIT = 10 * 1024 * 1024 * 1024
+/** Upper bound of the event's own video length limit, in seconds (two hours). */
+export const MAX_VIDEO_DURATION_LIMIT = 7200
+
+/** The event's configuration on a new database (api-contract.md, Event configuration). */
+export const EVENT_DEFAULTS = {
+  coupleNames: '',
+  maxFileSizeBytes: 500 * 1024 * 1024,
+  allowVideos: true,
+  maxVideoDurationSec: 300,
+  moderation: 'post' satisfies ModerationMode,
+} as const
+
+/** Longest texts, in characters (api-contract.md): what a guest types, and what the admin edits. */
+export const AUTHOR_MAX_LENGTH = 80
+export const MESSAGE_MAX_LENGTH = 1000
+export const FILE_NAME_MAX_LENGTH = 255
+export const COUPLE_NAMES_MAX_LENGTH = 120
+/** The admin list's search text (`q`). */
+export const SEARCH_QUERY_MAX_LENGTH = 200
 
 export const ACCEPTED_IMAGE_TYPES = [
   'image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/avif',
@@ -15,7 +37,8 @@ export const ACCEPTED_IMAGE_TYPES = [
 export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const
 export const ACCEPTED_TYPES: readonly string[] = [...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_VIDEO_TYPES]
 
-export type MediaKind = 'photo' | 'video'
+// Defined with the other closed sets in enums.ts; still importable from here, as the pages do.
+export type { MediaKind } from './enums'
 
 export function kindOfContentType(contentType: string): MediaKind {
   return contentType.startsWith('video/') ? 'video' : 'photo'
@@ -31,3 +54,6 @@ export function partSize(size: number, partNumber: number): number {
   const { partCount, lastPartSize } = partLayout(size)
   return partNumber === partCount ? lastPartSize : PART_SIZE_BYTES
 }
+
+/** Bytes read from the start of a stored file to tell what it really is (file-type needs 4,100). */
+export const SNIFF_BYTES = 4100

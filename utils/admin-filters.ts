@@ -1,7 +1,8 @@
+import type { KindFilter, StatusFilter } from '#shared/enums'
 import type { AdminUpload } from '#shared/schemas/admin'
 
-export type AdminStatusFilter = 'pending' | 'approved' | 'rejected' | 'all'
-export type AdminKindFilter = 'all' | 'photo' | 'video'
+export type AdminStatusFilter = StatusFilter
+export type AdminKindFilter = KindFilter
 
 export interface AdminUploadFilters {
   status: AdminStatusFilter

@@ -1,4 +1,5 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
+import type { UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
 
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
@@ -22,7 +23,7 @@ export interface UploadRecord {
   partsDone: number[]
   done: boolean
   /** What confirm answered: `approved` (post-moderation) or `pending` (waits for the couple). */
-  status: 'approved' | 'pending' | 'rejected' | null
+  status: UploadStatus | null
   /** Why the file did not go, in words. */
   error: string | null
   /** The file itself is refused (too large, too long…): trying again cannot help. */

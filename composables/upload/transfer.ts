@@ -1,5 +1,5 @@
 import { ErrorCode } from '#shared/errors'
-import { PART_SIZE_BYTES, partSize } from '#shared/limits'
+import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
 import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
 import { ApiError } from '~/utils/api-error'
 import { abortError, isAbort } from './abort'
@@ -69,7 +69,7 @@ async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: It
 
 async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination> {
   const body = {
-    fileName: item.fileName.slice(0, 255) || 'arquivo',
+    fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
     contentType: item.contentType,
     size: item.size,
     ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),

@@ -1,5 +1,6 @@
 import { computed, markRaw, reactive, ref } from 'vue'
 import { ErrorCode } from '#shared/errors'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
 import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
@@ -209,8 +210,8 @@ function createQueue() {
 
   /** The send button: every waiting file goes, with the author and message given now. */
   function submit(author: string, message: string) {
-    const cleanAuthor = cleanText(author, 80)
-    const cleanMessage = cleanText(message, 1000)
+    const cleanAuthor = cleanText(author, AUTHOR_MAX_LENGTH)
+    const cleanMessage = cleanText(message, MESSAGE_MAX_LENGTH)
     for (const item of items.value) {
       if (item.phase !== 'waiting') continue
       item.author = cleanAuthor

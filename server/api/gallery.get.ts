@@ -1,4 +1,4 @@
-import { galleryQuerySchema } from '../../shared/schemas/gallery'
+import { galleryQuerySchema } from '#shared/schemas/gallery'
 
 export default defineEventHandler(async (event) => {
   const query = await readQueryAs(event, galleryQuerySchema)

@@ -1,4 +1,4 @@
-import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
+import { qrcodeQuerySchema } from '#shared/schemas/qrcode'
 
 export default defineEventHandler(async (event) => {
   // Rendering a card costs CPU: a script may not loop on it.

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 

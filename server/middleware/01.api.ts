@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { ErrorCode } from '../../shared/errors'
-import { JSON_BODY_MAX_BYTES } from '../../shared/limits'
+import { ErrorCode } from '#shared/errors'
+import { JSON_BODY_MAX_BYTES } from '#shared/limits'
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 

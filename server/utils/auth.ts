@@ -3,7 +3,7 @@ import type { H3Event } from 'h3'
 import { eq } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { revokedTokens } from '../../db/schema'
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 export const SESSION_COOKIE = 'em_admin'
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60

@@ -6,6 +6,8 @@ import * as schema from '../../db/schema'
 import { applyMigrations } from './migrations'
 
 export type Db = LibSQLDatabase<typeof schema>
+/** What a `useDb().transaction(…)` callback gets: queries that commit or roll back together. */
+export type DbTransaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 let client: Client | undefined
 let db: Db | undefined

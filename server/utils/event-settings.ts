@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
-import type { AdminEventConfig, EventPatch, PublicEventInfo } from '../../shared/schemas/event'
+import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import type { Db } from './db'
 
 const SETTINGS_ID = 1

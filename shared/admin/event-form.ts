@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '../schemas/event'
+import type { ModerationMode } from '#shared/enums'
+import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
  * The admin's configuration form, on top of the shared eventPatchSchema. It sits in shared/ rather
@@ -16,7 +17,7 @@ export interface EventFormValues {
   maxFileSizeMb: number | string
   allowVideos: boolean
   maxVideoDurationSec: number | string
-  moderation: 'pre' | 'post'
+  moderation: ModerationMode
 }
 
 export type EventField = keyof NonNullable<EventPatch>

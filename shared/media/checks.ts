@@ -1,7 +1,8 @@
-import { ACCEPTED_TYPES, kindOfContentType, type MediaKind } from '../limits'
-import { ptBR, type Messages } from '../messages/pt-BR'
-import type { PublicEventInfo } from '../schemas/event'
-import { blobReader, readMp4Duration } from './mp4-duration'
+import type { MediaKind } from '#shared/enums'
+import { ACCEPTED_TYPES, kindOfContentType } from '#shared/limits'
+import { ptBR, type Messages } from '#shared/messages/pt-BR'
+import type { PublicEventInfo } from '#shared/schemas/event'
+import { blobReader, readMp4Duration } from '#shared/media/mp4-duration'
 
 /**
  * The rules a picked file is checked against before it is sent. The server enforces the same

@@ -3,10 +3,11 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { ErrorCode } from '../errors'
+import type { UploadStatus } from '#shared/enums'
+import type { ErrorCode } from '#shared/errors'
 import {
   formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
-} from './format.pt-BR'
+} from '#shared/messages/format.pt-BR'
 
 /** Why an admin call failed, in words. */
 const failures = {
@@ -78,7 +79,7 @@ export const adminPtBR = {
     shortcuts: 'Atalhos: j/k ou setas movem, a aprova, r recusa.',
   },
 
-  status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<'pending' | 'approved' | 'rejected', string>,
+  status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<UploadStatus, string>,
 
   upload: {
     anonymous: 'Sem nome',

@@ -2,8 +2,8 @@
  * Every text a guest or the venue screen sees, in Brazilian Portuguese. A second language is a
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
-
-import { formatBytes, formatDuration, formatEventDate, plural } from './format.pt-BR'
+import type { MediaKind } from '#shared/enums'
+import { formatBytes, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
@@ -88,7 +88,7 @@ export const ptBR = {
     loadMore: 'Carregar mais',
     loading: 'Carregando…',
     newItems: (count: number) => `${count} ${plural(count, 'novidade', 'novidades')}`,
-    open: (index: number, author: string, kind: 'photo' | 'video') =>
+    open: (index: number, author: string, kind: MediaKind) =>
       `${kind === 'video' ? 'Vídeo' : 'Foto'} ${index}${author ? `, de ${author}` : ''}`,
     photoAlt: (author: string) => (author ? `Foto enviada por ${author}` : 'Foto enviada por um convidado'),
     videoLabel: (author: string) => (author ? `Vídeo enviado por ${author}` : 'Vídeo enviado por um convidado'),

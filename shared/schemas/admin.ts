@@ -1,21 +1,19 @@
 import { z } from 'zod'
-import { guestText, idSchema, singleQuery } from './common'
-import type { MediaKind } from '../limits'
-
-export const uploadStatusSchema = z.enum(['pending', 'approved', 'rejected'])
-export type UploadStatus = z.infer<typeof uploadStatusSchema>
+import { MEDIA_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
+import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
 
 export const adminUploadsQuerySchema = z.strictObject({
-  status: singleQuery(z.enum(['all', 'pending', 'approved', 'rejected'])).default('all'),
-  kind: singleQuery(z.enum(['photo', 'video'])).optional(),
-  q: singleQuery(z.string().trim().max(200)).optional(),
+  status: singleQuery(z.enum(STATUS_FILTERS)).default('all'),
+  kind: singleQuery(z.enum(MEDIA_KINDS)).optional(),
+  q: singleQuery(z.string().trim().max(SEARCH_QUERY_MAX_LENGTH)).optional(),
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
   limit: singleQuery(z.coerce.number().int().min(1).max(200)).default(50),
 })
 
 export const adminUploadPatchSchema = z.strictObject({
-  author: guestText(80),
-  message: guestText(1000),
+  author: guestText(AUTHOR_MAX_LENGTH),
+  message: guestText(MESSAGE_MAX_LENGTH),
 }).partial()
 
 export const bulkActionSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { MAX_FILE_SIZE_LIMIT } from '../limits'
-import { guestText } from './common'
+import { MODERATION_MODES, type ModerationMode } from '#shared/enums'
+import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
+import { guestText } from '#shared/schemas/common'
 
 function isRealDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`)
@@ -9,15 +10,15 @@ function isRealDate(value: string): boolean {
 
 export const eventDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isRealDate, 'not a calendar date')
 
-export const moderationSchema = z.enum(['pre', 'post'])
+export const moderationSchema = z.enum(MODERATION_MODES)
 
 /** PATCH /api/admin/event: any subset of the editable fields, nothing else. */
 export const eventPatchSchema = z.strictObject({
-  coupleNames: guestText(120, 1),
+  coupleNames: guestText(COUPLE_NAMES_MAX_LENGTH, 1),
   eventDate: eventDateSchema.nullable(),
   maxFileSizeBytes: z.number().int().min(1).max(MAX_FILE_SIZE_LIMIT),
   allowVideos: z.boolean(),
-  maxVideoDurationSec: z.number().int().min(1).max(7200),
+  maxVideoDurationSec: z.number().int().min(1).max(MAX_VIDEO_DURATION_LIMIT),
   moderation: moderationSchema,
 }).partial()
 
@@ -29,7 +30,7 @@ export interface AdminEventConfig {
   maxFileSizeBytes: number
   allowVideos: boolean
   maxVideoDurationSec: number
-  moderation: 'pre' | 'post'
+  moderation: ModerationMode
   coverUploadId: string | null
   updatedAt: string
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { singleQuery } from './common'
-import type { MediaKind } from '../limits'
+import { singleQuery } from '#shared/schemas/common'
+import type { MediaKind } from '#shared/enums'
 
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),

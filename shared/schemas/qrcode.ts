@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { singleQuery } from './common'
+import { singleQuery } from '#shared/schemas/common'
 
 export const QR_FORMATS = ['png', 'svg', 'pdf'] as const
 export type QrFormat = typeof QR_FORMATS[number]

@@ -1,15 +1,16 @@
 import { z } from 'zod'
-import { guestText } from './common'
-import { POSTER_MAX_BYTES, type MediaKind } from '../limits'
+import type { MediaKind, UploadStatus } from '#shared/enums'
+import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
+import { guestText } from '#shared/schemas/common'
 
 export const initUploadSchema = z.strictObject({
-  fileName: guestText(255, 1),
+  fileName: guestText(FILE_NAME_MAX_LENGTH, 1),
   // The type itself is checked by the handler so that an unaccepted one gets 415, not 400.
   contentType: z.string().min(1).max(255),
   size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   durationSec: z.number().positive().max(1e7).nullish(),
-  author: guestText(80).default(''),
-  message: guestText(1000).default(''),
+  author: guestText(AUTHOR_MAX_LENGTH).default(''),
+  message: guestText(MESSAGE_MAX_LENGTH).default(''),
   challengeToken: z.string().max(4096).optional(),
 })
 
@@ -49,5 +50,5 @@ export interface PosterUploadResponse {
 
 export interface ConfirmUploadResponse {
   id: string
-  status: 'pending' | 'approved' | 'rejected'
+  status: UploadStatus
 }

@@ -3,6 +3,7 @@ import type { Client } from '@libsql/client'
 import { api, login } from '../helpers/http'
 import { adminRecord, openDatabase, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
 import { startServer, type TestServer } from '../helpers/server'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 const ADMIN_UPLOAD_FIELDS = [
   'author', 'confirmedAt', 'contentType', 'createdAt', 'durationSec', 'fileName', 'height', 'id', 'isCover', 'kind',
@@ -142,7 +143,7 @@ describe('admin uploads', () => {
     })
 
     it('refuses bad queries with 400', async () => {
-      for (const query of ['?status=deleted', '?kind=audio', '?limit=0', '?limit=201', '?limit=abc', '?cursor=nope', '?sort=asc', '?status=all&status=pending', `?q=${'x'.repeat(201)}`]) {
+      for (const query of ['?status=deleted', '?kind=audio', '?limit=0', '?limit=201', '?limit=abc', '?cursor=nope', '?sort=asc', '?status=all&status=pending', `?q=${'x'.repeat(SEARCH_QUERY_MAX_LENGTH + 1)}`]) {
         const response = await list(query)
         expect(response.status, query).toBe(400)
         expect(response.body.data.code).toBe('INVALID_REQUEST')
@@ -193,8 +194,8 @@ describe('admin uploads', () => {
       const id = seeded.joao!.id
       const bad: [string, string, unknown][] = [
         ['PATCH', `/api/admin/uploads/${id}`, { author: 42 }],
-        ['PATCH', `/api/admin/uploads/${id}`, { author: 'x'.repeat(81) }],
-        ['PATCH', `/api/admin/uploads/${id}`, { message: 'x'.repeat(1001) }],
+        ['PATCH', `/api/admin/uploads/${id}`, { author: 'x'.repeat(AUTHOR_MAX_LENGTH + 1) }],
+        ['PATCH', `/api/admin/uploads/${id}`, { message: 'x'.repeat(MESSAGE_MAX_LENGTH + 1) }],
         ['PATCH', `/api/admin/uploads/${id}`, { author: 'a\u0007b' }],
         ['PATCH', `/api/admin/uploads/${id}`, { status: 'approved' }],
         ['PATCH', `/api/admin/uploads/${id}`, ['author']],

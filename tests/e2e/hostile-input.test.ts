@@ -6,6 +6,7 @@ import { startServer, type TestServer } from '../helpers/server'
 import { derivationSettled } from '../helpers/seed'
 import { jpeg } from '../helpers/fixtures'
 import { uploadFile } from '../helpers/uploads'
+import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 /** A digest of every row that matters: a refused request must leave it exactly as it was. */
 async function snapshot(server: TestServer): Promise<string> {
@@ -56,14 +57,14 @@ const CASES: Case[] = [
     ['missing size', { fileName: 'a.jpg', contentType: 'image/jpeg' }],
     ['missing contentType', { fileName: 'a.jpg', size: 10 }],
     ['empty fileName', { ...initValid, fileName: '' }],
-    ['fileName too long', { ...initValid, fileName: 'a'.repeat(256) }],
+    ['fileName too long', { ...initValid, fileName: 'a'.repeat(FILE_NAME_MAX_LENGTH + 1) }],
     ['fileName with NUL', { ...initValid, fileName: 'a\u0000.jpg' }],
     ['fileName as number', { ...initValid, fileName: 7 }],
-    ['author too long', { ...initValid, author: 'a'.repeat(81) }],
+    ['author too long', { ...initValid, author: 'a'.repeat(AUTHOR_MAX_LENGTH + 1) }],
     ['author huge', { ...initValid, author: huge }],
     ['author with control characters', { ...initValid, author: 'Ana\u0007\u001B[31m' }],
     ['author with a lone surrogate', { ...initValid, author: 'Ana \uD800' }],
-    ['message too long', { ...initValid, message: 'm'.repeat(1001) }],
+    ['message too long', { ...initValid, message: 'm'.repeat(MESSAGE_MAX_LENGTH + 1) }],
     ['message as array', { ...initValid, message: ['oi'] }],
     ['durationSec negative', { ...initValid, contentType: 'video/mp4', durationSec: -1 }],
     ['durationSec as string', { ...initValid, contentType: 'video/mp4', durationSec: '10' }],
@@ -87,7 +88,7 @@ const CASES: Case[] = [
   // Queries.
   ...['cursor=!!!', 'cursor=' + 'A'.repeat(300), 'cursor=eyJ4IjoxfQ', 'limit=0', 'limit=101', 'limit=-1', 'limit=abc', 'limit=1e3', 'limit=1&limit=2', 'cursor=a&cursor=b', 'unknown=1']
     .map(query => ({ name: `gallery ?${query}`, method: 'GET', path: `/api/gallery?${query}`, status: 400, code: 'INVALID_REQUEST' })),
-  ...['status=deleted', 'kind=audio', 'limit=201', 'limit=0', 'cursor=%%%', 'status=pending&status=approved', 'q=' + 'q'.repeat(201), 'sort=asc']
+  ...['status=deleted', 'kind=audio', 'limit=201', 'limit=0', 'cursor=%%%', 'status=pending&status=approved', 'q=' + 'q'.repeat(SEARCH_QUERY_MAX_LENGTH + 1), 'sort=asc']
     .map(query => ({ name: `admin list ?${query}`, method: 'GET', path: `/api/admin/uploads?${query}`, admin: true, status: 400, code: 'INVALID_REQUEST' })),
   ...['format=gif', 'format=png&format=svg', 'size=10']
     .map(query => ({ name: `qrcode ?${query}`, method: 'GET', path: `/api/qrcode?${query}`, status: 400, code: 'INVALID_REQUEST' })),
@@ -141,7 +142,7 @@ describe('hostile input', () => {
   })
 
   it('a bad PATCH of a real upload is refused too', async () => {
-    for (const body of [{ author: 'a'.repeat(81) }, { message: 5 }, { status: 'approved' }, { author: 'x\u0000' }]) {
+    for (const body of [{ author: 'a'.repeat(AUTHOR_MAX_LENGTH + 1) }, { message: 5 }, { status: 'approved' }, { author: 'x\u0000' }]) {
       const response = await api(server.url, `/api/admin/uploads/${uploadId}`, { method: 'PATCH', json: body, cookie })
       expect(response.status).toBe(400)
       expect(response.body.data.code).toBe('INVALID_REQUEST')

@@ -5,6 +5,7 @@ import { startServer, type TestServer } from '../helpers/server'
 import { localProbe, s3Probe, type StorageProbe } from '../helpers/storage'
 import { html, jpeg, mp4, png } from '../helpers/fixtures'
 import { keyOfUrl, putBytes, sendParts, uploadFile } from '../helpers/uploads'
+import { AUTHOR_MAX_LENGTH } from '../../shared/limits'
 
 const MiB = 1024 * 1024
 
@@ -73,7 +74,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect([bad.status, bad.body.data.code]).toEqual([400, 'INVALID_REQUEST'])
     expect(Array.isArray(bad.body.data.issues)).toBe(true)
     expect((await init({ contentType: 'image/jpeg', size: 10, extra: 1 })).status).toBe(400)
-    expect((await init({ contentType: 'image/jpeg', size: 10, author: 'x'.repeat(81) })).status).toBe(400)
+    expect((await init({ contentType: 'image/jpeg', size: 10, author: 'x'.repeat(AUTHOR_MAX_LENGTH + 1) })).status).toBe(400)
   })
 
   it('49.9 MiB is one PUT; 50 MiB + 1 byte is multipart with 10 MiB parts and the rest last', async () => {

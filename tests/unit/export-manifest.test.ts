@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { archiveEntryName, csvCell, csvLine, MANIFEST_HEADER, manifestLine } from '../../server/utils/export-manifest'
+import { archiveEntryName, csvCell, csvLine, MANIFEST_HEADER, manifestLine } from '../../server/utils/admin/export-manifest'
 
 const base = { id: 'Ab3_-xYz', createdAt: new Date('2026-11-22T18:04:05.123Z'), storageKey: 'orig/Ab3_-xYz-tok.jpg' }
 

@@ -5,7 +5,7 @@ import { fillPlaceholders } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as schema from '../../db/schema'
-import { galleryPageQuery } from '../../server/utils/gallery'
+import { galleryPageQuery } from '../../server/utils/uploads/gallery'
 import { ROOT } from '../helpers/server'
 
 const client = createClient({ url: ':memory:' })

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { kindOfContentType, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES } from '../../shared/limits'
+import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../../shared/enums'
+import {
+  AUTHOR_MAX_LENGTH, COUPLE_NAMES_MAX_LENGTH, EVENT_DEFAULTS, FILE_NAME_MAX_LENGTH, kindOfContentType, MAX_FILE_SIZE_LIMIT,
+  MAX_VIDEO_DURATION_LIMIT, MESSAGE_MAX_LENGTH, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES,
+} from '../../shared/limits'
 
 describe('part layout', () => {
   it('cuts a file into 10 MiB parts with the rest last', () => {
@@ -12,5 +16,19 @@ describe('part layout', () => {
   it('derives the kind from the content type', () => {
     expect(kindOfContentType('video/quicktime')).toBe('video')
     expect(kindOfContentType('image/heic')).toBe('photo')
+  })
+})
+
+describe('named limits and sets', () => {
+  // The one place the tests spell the contract's numbers; other tests build their inputs from the names.
+  it('are the values api-contract.md gives', () => {
+    expect({ AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, FILE_NAME_MAX_LENGTH, COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT }).toEqual({
+      AUTHOR_MAX_LENGTH: 80, MESSAGE_MAX_LENGTH: 1000, FILE_NAME_MAX_LENGTH: 255, COUPLE_NAMES_MAX_LENGTH: 120,
+      MAX_FILE_SIZE_LIMIT: 10 * 1024 * 1024 * 1024, MAX_VIDEO_DURATION_LIMIT: 7200,
+    })
+    expect(EVENT_DEFAULTS).toEqual({ coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post' })
+    expect(UPLOAD_STATUSES).toEqual(['pending', 'approved', 'rejected'])
+    expect(MEDIA_KINDS).toEqual(['photo', 'video'])
+    expect(MODERATION_MODES).toEqual(['pre', 'post'])
   })
 })

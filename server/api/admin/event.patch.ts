@@ -1,4 +1,4 @@
-import { eventPatchSchema } from '../../../shared/schemas/event'
+import { eventPatchSchema } from '#shared/schemas/event'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)

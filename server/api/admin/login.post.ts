@@ -1,5 +1,5 @@
-import { ErrorCode } from '../../../shared/errors'
-import { loginSchema } from '../../../shared/schemas/auth'
+import { ErrorCode } from '#shared/errors'
+import { loginSchema } from '#shared/schemas/auth'
 
 // Failed attempts only: an admin who types the password right is never slowed down.
 const PER_CLIENT = { capacity: 10, refillPerSecond: 1 / 30 }

@@ -1,4 +1,4 @@
-import { initUploadSchema } from '../../../shared/schemas/upload'
+import { initUploadSchema } from '#shared/schemas/upload'
 
 export default defineEventHandler(async (event) => {
   await limitUploads(event, 'init')

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http'
  */
 export default defineEventHandler(async (event) => {
   const key = mediaKeyOf(event)
-  if (isPrivateKey(key)) assertGranted(event, { method: 'GET', key })
+  if (isPrivateKey(key)) assertGranted(event, 'GET', key)
   const store = useLocalMediaStore()
   const contentType = contentTypeOfKey(key)
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
-import { adminUploadPatchSchema } from '../../../../shared/schemas/admin'
-import { idParamsSchema } from '../../../../shared/schemas/common'
+import { adminUploadPatchSchema } from '#shared/schemas/admin'
+import { idParamsSchema } from '#shared/schemas/common'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)

@@ -1,4 +1,4 @@
-import { bulkActionSchema } from '../../../../shared/schemas/admin'
+import { bulkActionSchema } from '#shared/schemas/admin'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)

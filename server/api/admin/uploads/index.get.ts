@@ -1,4 +1,4 @@
-import { adminUploadsQuerySchema } from '../../../../shared/schemas/admin'
+import { adminUploadsQuerySchema } from '#shared/schemas/admin'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)

@@ -1,5 +1,5 @@
-import { idParamsSchema } from '../../../../shared/schemas/common'
-import { posterUploadSchema } from '../../../../shared/schemas/upload'
+import { idParamsSchema } from '#shared/schemas/common'
+import { posterUploadSchema } from '#shared/schemas/upload'
 
 export default defineEventHandler(async (event) => {
   await limitUploads(event, 'init')

@@ -1,5 +1,5 @@
-import { idParamsSchema } from '../../../../shared/schemas/common'
-import { refreshUploadSchema } from '../../../../shared/schemas/upload'
+import { idParamsSchema } from '#shared/schemas/common'
+import { refreshUploadSchema } from '#shared/schemas/upload'
 
 export default defineEventHandler(async (event) => {
   const { id } = await readParamsAs(event, idParamsSchema)

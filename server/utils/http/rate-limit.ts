@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 export interface BucketRule {
   /** Requests allowed in a burst. */

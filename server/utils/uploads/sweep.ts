@@ -1,6 +1,6 @@
-import { and, asc, isNotNull, isNull, lt, eq } from 'drizzle-orm'
+import { and, asc, isNotNull, isNull, lt } from 'drizzle-orm'
 import type { H3Event } from 'h3'
-import { revokedTokens, uploads } from '../../db/schema'
+import { revokedTokens, uploads } from '../../../db/schema'
 
 export interface SweepReport {
   staleRemoved: number
@@ -20,10 +20,7 @@ export async function sweep(now = new Date()): Promise<SweepReport> {
   const stale = await db.select().from(uploads)
     .where(and(isNull(uploads.confirmedAt), lt(uploads.createdAt, staleBefore)))
     .orderBy(asc(uploads.createdAt)).limit(500)
-  for (const row of stale) {
-    await deleteOwnedObjects(row)
-    await db.delete(uploads).where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
-  }
+  for (const row of stale) await discardUpload(row)
 
   const deletionsRetried = await retryPendingDeletions()
   const leftovers = await useMediaStore().collectLeftovers?.(staleBefore) ?? 0

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { uploads } from '../../db/schema'
+import { uploads } from '../../../db/schema'
 
 const DISPLAY_LONG_SIDE = 2048
 const THUMB_LONG_SIDE = 480

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 /**
  * Cloudflare Turnstile, when configured. A missing token is accepted (the specification makes

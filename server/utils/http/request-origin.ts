@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 /**
  * The origin the client used to reach us (`http://host:port`). X-Forwarded-Proto/-Host are

@@ -1,13 +1,8 @@
 import { fileTypeFromBuffer } from 'file-type'
-import type { UploadRow } from '../../db/schema'
-import { ErrorCode } from '../../shared/errors'
-import { POSTER_MAX_BYTES } from '../../shared/limits'
-import type { PosterUploadResponse } from '../../shared/schemas/upload'
-
-/** Where a video's poster frame goes: one key per upload, known before it exists. */
-export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
-  return derivedKey(row.id, row.storageKey, 'poster', 'jpg')
-}
+import type { UploadRow } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
+import { POSTER_MAX_BYTES, SNIFF_BYTES } from '#shared/limits'
+import type { PosterUploadResponse } from '#shared/schemas/upload'
 
 /**
  * A signed PUT for the poster of a video not yet confirmed. Only then: once confirmed, the id is
@@ -29,24 +24,8 @@ export async function acceptPoster(row: UploadRow): Promise<string | null> {
   const key = posterKeyOf(row)
   const object = await store.head(key)
   if (!object) return null
-  const sniffed = await fileTypeFromBuffer(await store.readRange(key, 0, 4099))
+  const sniffed = await fileTypeFromBuffer(await store.readRange(key, 0, SNIFF_BYTES - 1))
   if (object.size <= POSTER_MAX_BYTES && sniffed?.mime === 'image/jpeg') return key
   await deleteObjectOrRetryLater(key)
   return null
-}
-
-/**
- * Every key an upload may own in storage, including those not recorded yet: a poster sent before
- * the confirm, and a photo's derived images while they are being made (their keys are fixed).
- */
-export function ownedKeys(row: UploadRow): string[] {
-  const keys = new Set(storageKeysOf(row))
-  if (row.kind === 'video') keys.add(posterKeyOf(row))
-  else for (const key of Object.values(photoImageKeysOf(row))) keys.add(key)
-  return [...keys]
-}
-
-/** Removes (or queues for removal) every object an unconfirmed upload owns, its open multipart upload included. */
-export async function deleteOwnedObjects(row: UploadRow): Promise<void> {
-  for (const key of ownedKeys(row)) await deleteObjectOrRetryLater(key, key === row.storageKey ? row.multipartUploadId : null)
 }

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit'
-import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './qr-render'
+import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './render'
 
 /** What the printed card says besides the code itself. */
 export interface QrCardText {

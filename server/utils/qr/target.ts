@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { ErrorCode } from '../../shared/errors'
-import { QR_URL_MAX_LENGTH } from '../../shared/schemas/qrcode'
+import { ErrorCode } from '#shared/errors'
+import { QR_URL_MAX_LENGTH } from '#shared/schemas/qrcode'
 
 /** Where guests upload: what the QR code encodes unless told otherwise. */
 export const UPLOAD_PAGE_PATH = '/enviar'

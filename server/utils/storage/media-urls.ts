@@ -1,4 +1,4 @@
-import type { UploadRow } from '../../db/schema'
+import type { UploadRow } from '../../../db/schema'
 
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
@@ -35,9 +35,4 @@ export async function adminMediaUrls(upload: MediaOf): Promise<MediaUrls> {
 export async function originalUrl(upload: UploadRow): Promise<string> {
   const store = useMediaStore()
   return upload.kind === 'video' ? store.publicUrl(upload.storageKey) : store.signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
-}
-
-/** Every object an upload owns in storage. */
-export function storageKeysOf(upload: Pick<UploadRow, 'storageKey' | 'thumbKey' | 'displayKey' | 'posterKey'>): string[] {
-  return [upload.storageKey, upload.thumbKey, upload.displayKey, upload.posterKey].filter((key): key is string => Boolean(key))
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { uploads } from '../../db/schema'
-import type { AdminStats } from '../../shared/schemas/admin'
-import type { PublicStats } from '../../shared/schemas/gallery'
+import { uploads } from '../../../db/schema'
+import type { AdminStats } from '#shared/schemas/admin'
+import type { PublicStats } from '#shared/schemas/gallery'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { QrFormat } from '../../shared/schemas/qrcode'
-import { loadCardFonts, renderQrCardPdf, type QrCardText } from './qr-card'
-import { qrMatrix, renderQrPng, renderQrSvg } from './qr-render'
+import type { QrFormat } from '#shared/schemas/qrcode'
+import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
+import { qrMatrix, renderQrPng, renderQrSvg } from './render'
 
 /** Everything a QR answer is made from: equal requests give equal bytes. */
 export type QrRequest

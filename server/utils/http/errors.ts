@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
-import { ErrorCode } from '../../shared/errors'
+import { ErrorCode } from '#shared/errors'
 
 /** An h3 error carrying the contract's machine code in `data.code`. */
 export function apiError(status: number, code: ErrorCode, statusMessage: string, extra: Record<string, unknown> = {}) {

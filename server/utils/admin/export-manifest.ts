@@ -1,5 +1,5 @@
-import type { UploadRow } from '../../db/schema'
-import { foldForSearch } from '../../shared/search'
+import type { UploadRow } from '../../../db/schema'
+import { foldForSearch } from '#shared/search'
 
 /** Columns of manifest.csv, one row per approved upload. */
 export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName'] as const

@@ -1,23 +1,17 @@
 import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import { eventSettings, pendingDeletions, uploads, type UploadRow } from '../../db/schema'
-import { ErrorCode } from '../../shared/errors'
+import { eventSettings, uploads, type UploadRow } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
 import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
-} from '../../shared/schemas/admin'
-import type { AdminEventConfig } from '../../shared/schemas/event'
-import { containsPattern, LIKE_ESCAPE, searchTextOf } from '../../shared/search'
-import type { Db } from './db'
-import { cursorFromQuery, cutPage, newestFirst, olderThan } from './upload-pages'
+} from '#shared/schemas/admin'
+import type { AdminEventConfig } from '#shared/schemas/event'
+import { containsPattern, LIKE_ESCAPE, searchTextOf } from '#shared/search'
+import type { Db, DbTransaction as Tx } from '../db'
+import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
-
-/** Objects of deleted uploads that the request itself failed to remove are retried after this. */
-const DELETION_RETRY_AFTER_MS = 10 * 60_000
-/** Object deletions run this many at a time after a (bulk) delete commits. */
-const DELETION_CONCURRENCY = 8
 
 /** The admin view of an upload: every list item and every single-upload answer. */
 export async function toAdminUpload(row: UploadRow, coverUploadId: string | null): Promise<AdminUpload> {
@@ -127,12 +121,7 @@ export async function setUploadStatus(id: string, status: 'approved' | 'rejected
  */
 async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<string[]> {
   const keys = rows.flatMap(ownedKeys)
-  const retryAt = new Date(now.getTime() + DELETION_RETRY_AFTER_MS)
-  for (let start = 0; start < keys.length; start += 200) {
-    await tx.insert(pendingDeletions)
-      .values(keys.slice(start, start + 200).map(key => ({ key, createdAt: now, nextAttemptAt: retryAt })))
-      .onConflictDoNothing()
-  }
+  await queueDeletions(tx, keys, now)
   const ids = rows.map(row => row.id)
   await tx.delete(uploads).where(inArray(uploads.id, ids))
   await clearCoverOf(tx, ids, now)
@@ -146,18 +135,7 @@ async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<stri
  */
 async function removeObjects(ids: string[], keys: string[]) {
   await settleDerivations(ids)
-  const removed: string[] = []
-  let next = 0
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++]!
-      if (await deleteObjectOrRetryLater(key)) removed.push(key)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(DELETION_CONCURRENCY, keys.length) }, worker))
-  for (let start = 0; start < removed.length; start += 500) {
-    await useDb().delete(pendingDeletions).where(inArray(pendingDeletions.key, removed.slice(start, start + 500)))
-  }
+  await deleteQueuedObjects(keys)
 }
 
 export async function deleteUpload(id: string): Promise<{ id: string, deleted: true }> {

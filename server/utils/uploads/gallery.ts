@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { DISPLAYABLE, uploads } from '../../db/schema'
-import type { UploadCursor } from '../../shared/cursor'
-import type { GalleryItem, GalleryPage } from '../../shared/schemas/gallery'
-import type { Db } from './db'
-import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './upload-pages'
+import { DISPLAYABLE, uploads } from '../../../db/schema'
+import type { UploadCursor } from '#shared/cursor'
+import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import type { Db } from '../db'
+import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './keyset-paging'
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {

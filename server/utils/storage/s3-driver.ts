@@ -5,7 +5,7 @@ import {
   PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand, type Part,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import type { AppConfig } from './config'
+import type { AppConfig } from '../config'
 import { StorageUnavailableError, type MediaStore, type StoredPart } from './media-store'
 
 // The presigner leaves content-type unsigned unless asked; signing both headers binds the URL to

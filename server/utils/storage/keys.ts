@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { MediaKind } from '../../shared/limits'
+import type { MediaKind } from '#shared/enums'
+import type { UploadRow } from '../../../db/schema'
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
@@ -42,6 +43,25 @@ export function derivedKey(id: string, originalKey: string, variant: 'thumb' | '
 /** Where a photo's display and thumbnail images go: fixed per original, known before they exist. */
 export function photoImageKeysOf(row: { id: string, storageKey: string }): { display: string, thumb: string } {
   return { display: derivedKey(row.id, row.storageKey, 'display', 'jpg'), thumb: derivedKey(row.id, row.storageKey, 'thumb', 'webp') }
+}
+
+/** Where a video's poster frame goes: one key per upload, known before it exists. */
+export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
+  return derivedKey(row.id, row.storageKey, 'poster', 'jpg')
+}
+
+type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'displayKey' | 'posterKey'>
+
+/**
+ * Every key an upload may own in storage, including those not recorded yet: a poster sent before
+ * the confirm, and a photo's derived images while they are being made (their keys are fixed).
+ */
+export function ownedKeys(row: KeysOf): string[] {
+  const recorded = [row.storageKey, row.thumbKey, row.displayKey, row.posterKey].filter((key): key is string => Boolean(key))
+  const keys = new Set(recorded)
+  if (row.kind === 'video') keys.add(posterKeyOf(row))
+  else for (const key of Object.values(photoImageKeysOf(row))) keys.add(key)
+  return [...keys]
 }
 
 export function isValidKey(key: string): boolean {

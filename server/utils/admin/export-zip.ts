@@ -3,9 +3,9 @@ import { finished } from 'node:stream/promises'
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
-import { uploads, type UploadRow } from '../../db/schema'
+import { uploads, type UploadRow } from '../../../db/schema'
 import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
-import type { MediaStore } from './media-store'
+import type { MediaStore } from '../storage/media-store'
 
 const PAGE_SIZE = 200
 

@@ -1,8 +1,8 @@
 import { desc, sql, type SQL } from 'drizzle-orm'
-import { uploads } from '../../db/schema'
-import { decodeUploadCursor, encodeUploadCursor, type UploadCursor } from '../../shared/cursor'
-import { ErrorCode } from '../../shared/errors'
-import { apiError } from './errors'
+import { uploads } from '../../../db/schema'
+import { decodeUploadCursor, encodeUploadCursor, type UploadCursor } from '#shared/cursor'
+import { ErrorCode } from '#shared/errors'
+import { apiError } from '../http/errors'
 
 /** The `cursor` query value, decoded; one this service did not make is 400 INVALID_REQUEST. */
 export function cursorFromQuery(value: string | undefined): UploadCursor | undefined {

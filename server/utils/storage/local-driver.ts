@@ -1,43 +1,15 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { AppConfig } from './config'
+import type { H3Event } from 'h3'
+import { ErrorCode } from '#shared/errors'
+import type { AppConfig } from '../config'
+import { grantQuery, localSigningKey, type LocalGrant } from './local-grant'
 import type { MediaStore, StoredPart } from './media-store'
 
-/** What a local media URL grants: one method on one key (one part of it), until `expires`. */
-export interface LocalGrant {
-  method: 'PUT' | 'GET'
-  key: string
-  expires: number
-  length?: number
-  contentType?: string
-  uploadId?: string
-  partNumber?: number
-}
-
 const MULTIPART_DIR = '.multipart'
-
-function grantPayload(grant: LocalGrant): string {
-  return [grant.method, grant.key, grant.expires, grant.length ?? '', grant.contentType ?? '', grant.uploadId ?? '', grant.partNumber ?? ''].join('\n')
-}
-
-export function localSigningKey(secret: string): Buffer {
-  // A key of its own, so a media signature can never be replayed as anything else.
-  return createHmac('sha256', secret).update('local-media-urls').digest()
-}
-
-export function signGrant(grant: LocalGrant, key: Buffer): string {
-  return createHmac('sha256', key).update(grantPayload(grant)).digest('base64url')
-}
-
-export function verifyGrant(grant: LocalGrant, signature: string, key: Buffer, now = Date.now()): 'ok' | 'expired' | 'invalid' {
-  const expected = Buffer.from(signGrant(grant, key))
-  const given = Buffer.from(signature)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
-  return grant.expires * 1000 < now ? 'expired' : 'ok'
-}
 
 /** The origin media URLs point at: the request's own when there is one, else PUBLIC_BASE_URL. */
 function currentOrigin(fallback: string): string {
@@ -51,7 +23,21 @@ function currentOrigin(fallback: string): string {
   }
 }
 
-export function createLocalMediaStore(config: AppConfig): MediaStore & { root: string, pathOf(key: string): string } {
+/** What only the local driver does: the /media routes serve and receive its files. */
+interface LocalDriverExtras {
+  root: string
+  pathOf(key: string): string
+  /**
+   * The stand-in for S3's presigned PUT: the body streams to a temporary file (never held in
+   * memory), may not be longer than signed, and only a complete body is renamed into place.
+   * Answers the ETag the PUT returns.
+   */
+  receive(grant: LocalGrant, event: H3Event): Promise<string>
+}
+
+export type LocalMediaStore = MediaStore & LocalDriverExtras
+
+export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
   const root = resolve(config.MEDIA_DIR)
   const signingKey = localSigningKey(config.SESSION_SECRET)
 
@@ -63,13 +49,7 @@ export function createLocalMediaStore(config: AppConfig): MediaStore & { root: s
   const partsDir = (uploadId: string) => pathOf(`${MULTIPART_DIR}/${uploadId.replace(/[^\w-]/g, '')}`)
 
   function url(grant: LocalGrant): string {
-    const params = new URLSearchParams({ exp: String(grant.expires) })
-    if (grant.length !== undefined) params.set('len', String(grant.length))
-    if (grant.contentType) params.set('ct', grant.contentType)
-    if (grant.uploadId) params.set('upload', grant.uploadId)
-    if (grant.partNumber) params.set('part', String(grant.partNumber))
-    params.set('sig', signGrant(grant, signingKey))
-    return `${currentOrigin(config.PUBLIC_BASE_URL)}/media/${grant.key}?${params}`
+    return `${currentOrigin(config.PUBLIC_BASE_URL)}/media/${grant.key}?${grantQuery(grant, signingKey)}`
   }
   const expiry = (seconds: number) => Math.floor(Date.now() / 1000) + seconds
 
@@ -86,10 +66,49 @@ export function createLocalMediaStore(config: AppConfig): MediaStore & { root: s
     }
   }
 
+  async function receive(grant: LocalGrant, event: H3Event): Promise<string> {
+    const length = grant.length ?? 0
+    const tooLarge = () => apiError(413, ErrorCode.BODY_TOO_LARGE, 'Body longer than signed', { limit: length })
+    if (!grant.uploadId && getRequestHeader(event, 'content-type') !== (grant.contentType ?? '')) {
+      throw apiError(403, ErrorCode.INVALID_SIGNATURE, 'Content type differs from the signed one')
+    }
+    const declared = getRequestHeader(event, 'content-length')
+    if (declared !== undefined && Number(declared) > length) throw tooLarge()
+
+    const target = grant.uploadId ? join(partsDir(grant.uploadId), String(grant.partNumber)) : pathOf(grant.key)
+    if (grant.uploadId && !(await stat(dirname(target)).catch(() => null))) {
+      throw apiError(404, ErrorCode.NOT_FOUND, 'No such upload')
+    }
+    let received = 0
+    // Counts as it streams: one byte past the signed length and the write stops.
+    async function* limited(source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        received += chunk.length
+        if (received > length) throw tooLarge()
+        yield chunk
+      }
+    }
+    try {
+      await writeAtomically(target, async (tmp) => {
+        await pipeline(event.node.req, limited, createWriteStream(tmp, { highWaterMark: 1024 * 1024 }))
+        if (received !== length) {
+          throw apiError(400, ErrorCode.INCOMPLETE_BODY, 'Body shorter than signed', { expected: length, received })
+        }
+      })
+    }
+    catch (error) {
+      // Stop reading a body we refused; the client gets the answer instead of a hang.
+      if (!event.node.req.complete) event.node.res.setHeader('connection', 'close')
+      throw error
+    }
+    return `"${length}-${grant.partNumber ?? 1}"`
+  }
+
   return {
     driver: 'local',
     root,
     pathOf,
+    receive,
     async presignPut(key, { contentType, contentLength, expiresIn }) {
       pathOf(key)
       return { url: url({ method: 'PUT', key, expires: expiry(expiresIn), length: contentLength, contentType }), headers: { 'content-type': contentType } }

@@ -1,8 +1,6 @@
 import type { Readable } from 'node:stream'
 import { H3Error } from 'h3'
-import { ErrorCode } from '../../shared/errors'
-import { createLocalMediaStore } from './media-store-local'
-import { createS3MediaStore } from './media-store-s3'
+import { ErrorCode } from '#shared/errors'
 
 export interface StoredObject {
   size: number
@@ -56,15 +54,6 @@ export interface MediaStore {
   persist?(key: string): Promise<void>
 }
 
-let store: MediaStore | undefined
-
-export function useMediaStore(): MediaStore {
-  if (store) return store
-  const config = useConfig()
-  store = config.S3_BUCKET ? createS3MediaStore(config) : createLocalMediaStore(config)
-  return store
-}
-
 /**
  * A storage failure (unreachable, refused) as opposed to a missing object. An h3 error of its own,
  * so that wherever it surfaces the answer is the contract's 503, nothing half-written.
@@ -76,13 +65,4 @@ export class StorageUnavailableError extends H3Error {
   constructor(cause: unknown) {
     super(`storage unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
-}
-
-export type LocalMediaStore = ReturnType<typeof createLocalMediaStore>
-
-/** The local driver, for the /media routes that only exist when it is the one in use. */
-export function useLocalMediaStore(): LocalMediaStore {
-  const current = useMediaStore()
-  if (current.driver !== 'local') throw notFound()
-  return current as LocalMediaStore
 }

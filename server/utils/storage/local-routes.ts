@@ -1,0 +1,22 @@
+import type { H3Event } from 'h3'
+import { ErrorCode } from '#shared/errors'
+import { grantFromQuery, localSigningKey, verifyGrant, type LocalGrant } from './local-grant'
+
+/** The key in a /media/** URL, or 404 when it is not one the server could have made. */
+export function mediaKeyOf(event: H3Event): string {
+  useLocalMediaStore()
+  const key = decodeURIComponent(getRouterParam(event, 'key', { decode: false }) ?? '')
+  if (!isValidKey(key)) throw notFound()
+  return key
+}
+
+/** The grant the URL's signature vouches for; answers 403 like S3 does for a bad or expired one. */
+export function assertGranted(event: H3Event, method: LocalGrant['method'], key: string): LocalGrant {
+  const { grant, signature } = grantFromQuery(method, key, getQuery(event))
+  const verdict = Number.isInteger(grant.expires) && signature
+    ? verifyGrant(grant, signature, localSigningKey(useConfig().SESSION_SECRET))
+    : 'invalid'
+  if (verdict === 'expired') throw apiError(403, ErrorCode.URL_EXPIRED, 'URL expired')
+  if (verdict !== 'ok') throw apiError(403, ErrorCode.INVALID_SIGNATURE, 'Invalid signature')
+  return grant
+}

@@ -1,0 +1,95 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import { fileTypeFromBuffer } from 'file-type'
+import { uploads, type UploadRow } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
+import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
+import type { ConfirmUploadResponse } from '#shared/schemas/upload'
+
+/** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
+const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
+const SNIFFED_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/x-m4v', 'video/3gpp', 'video/x-matroska'])
+
+function sniffedKindMatches(kind: UploadRow['kind'], mime: string | undefined): boolean {
+  if (!mime) return false
+  return kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
+}
+
+async function completeParts(row: UploadRow): Promise<UploadRow> {
+  const store = useMediaStore()
+  const expected = partLayout(row.size).partCount
+  // S3 forgets an upload once completed ("no such upload"): then the object itself decides.
+  const parts = await store.listParts(row.storageKey, row.multipartUploadId!).catch((error) => {
+    if (error instanceof StorageUnavailableError) throw error
+    return []
+  })
+  if (parts.length === 0 && (await store.head(row.storageKey))?.size === row.size) {
+    // Completed by an earlier confirm that stopped before recording it (crash, timeout).
+    const [updated] = await useDb().update(uploads).set({ multipartUploadId: null }).where(eq(uploads.id, row.id)).returning()
+    return updated!
+  }
+  const sizes = new Map(parts.map(part => [part.partNumber, part.size]))
+  const missing: number[] = []
+  for (let n = 1; n <= expected; n++) {
+    if (sizes.get(n) !== partSize(row.size, n)) missing.push(n)
+  }
+  if (missing.length) {
+    throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing', { missingParts: missing })
+  }
+  await store.completeMultipart(row.storageKey, row.multipartUploadId!, parts.filter(part => part.partNumber <= expected))
+  const [updated] = await useDb().update(uploads).set({ multipartUploadId: null }).where(eq(uploads.id, row.id)).returning()
+  return updated!
+}
+
+/**
+ * What happens at confirm, in order: a multipart upload's parts are checked and joined; the stored
+ * object must be there (else 409, the guest may send it again), of the declared size and, by its
+ * first bytes, of the declared kind (else it goes with its record: 422); a video's poster frame is
+ * kept if it is a real JPEG; the bytes are made durable; the record is confirmed, approved at once
+ * under post-moderation; a photo's derived images are scheduled.
+ */
+async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
+  let row = await findUpload(id)
+  if (row.confirmedAt) return { id, status: row.status }
+  const store = useMediaStore()
+  if (row.multipartUploadId) row = await completeParts(row)
+
+  const object = await store.head(row.storageKey)
+  if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+  const head = await store.readRange(row.storageKey, 0, SNIFF_BYTES - 1)
+  const sniffed = await fileTypeFromBuffer(head)
+  if (object.size !== row.size || !sniffedKindMatches(row.kind, sniffed?.mime)) {
+    await discardUpload(row)
+    throw apiError(422, ErrorCode.CONTENT_MISMATCH, 'Content mismatch', {
+      declaredSize: row.size, storedSize: object.size, detectedType: sniffed?.mime ?? null,
+    })
+  }
+
+  const posterKey = await acceptPoster(row)
+  await store.persist?.(row.storageKey)
+  const { moderation } = await getEventSettings()
+  const now = new Date()
+  const [confirmed] = await useDb().update(uploads)
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, confirmedAt: now, updatedAt: now })
+    .where(and(eq(uploads.id, id), isNull(uploads.confirmedAt)))
+    .returning()
+  if (!confirmed) {
+    // Another instance confirmed it between our read and our write: same answer as theirs.
+    const winner = await findUpload(id)
+    return { id, status: winner.status }
+  }
+  scheduleDerivation(id)
+  return { id, status: confirmed.status }
+}
+
+// Concurrent confirms of one upload in this process share one run: exactly one completes the
+// multipart upload and writes; the others get its answer (or its error).
+const inFlight = new Map<string, Promise<ConfirmUploadResponse>>()
+
+export function confirmUpload(id: string): Promise<ConfirmUploadResponse> {
+  let running = inFlight.get(id)
+  if (!running) {
+    running = verifyAndConfirm(id).finally(() => inFlight.delete(id))
+    inFlight.set(id, running)
+  }
+  return running
+}

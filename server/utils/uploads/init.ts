@@ -1,0 +1,68 @@
+import { eq } from 'drizzle-orm'
+import { uploads, type UploadRow } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
+import { ACCEPTED_TYPES, kindOfContentType, partLayout, SINGLE_PUT_MAX_BYTES } from '#shared/limits'
+import type { InitUploadBody, InitUploadResponse } from '#shared/schemas/upload'
+import { searchTextOf } from '#shared/search'
+
+/** Refuses a file the live event configuration does not accept, with the contract's code. */
+export async function assertAcceptable(body: InitUploadBody) {
+  if (!ACCEPTED_TYPES.includes(body.contentType)) {
+    throw apiError(415, ErrorCode.UNSUPPORTED_TYPE, 'Unsupported type')
+  }
+  const kind = kindOfContentType(body.contentType)
+  const settings = await getEventSettings()
+  if (body.size > settings.maxFileSizeBytes) {
+    throw apiError(413, ErrorCode.FILE_TOO_LARGE, 'File too large', { limit: settings.maxFileSizeBytes })
+  }
+  if (kind === 'video') {
+    if (!settings.allowVideos) throw apiError(422, ErrorCode.VIDEOS_DISABLED, 'Videos disabled')
+    if (body.durationSec == null) throw apiError(422, ErrorCode.DURATION_REQUIRED, 'Duration required')
+    if (body.durationSec > settings.maxVideoDurationSec) {
+      throw apiError(422, ErrorCode.VIDEO_TOO_LONG, 'Video too long', { limit: settings.maxVideoDurationSec })
+    }
+  }
+  return kind
+}
+
+/**
+ * The record comes first, so that whatever happens next is either undone here or found by the
+ * sweeper: storage failing now deletes it again (503, nothing left); a crash leaves an unconfirmed
+ * record that is swept with any bytes after a day.
+ */
+export async function initUpload(body: InitUploadBody): Promise<InitUploadResponse> {
+  const kind = await assertAcceptable(body)
+  await assertStorageReachable()
+  const id = newId()
+  const now = new Date()
+  const multipart = body.size > SINGLE_PUT_MAX_BYTES
+  const [row] = await useDb().insert(uploads).values({
+    id,
+    status: 'pending',
+    kind,
+    author: body.author,
+    message: body.message,
+    searchText: searchTextOf(body.author, body.message),
+    fileName: body.fileName,
+    contentType: body.contentType,
+    size: body.size,
+    durationSec: kind === 'video' ? body.durationSec ?? null : null,
+    storageKey: newOriginalKey(id, kind, body.contentType),
+    partCount: multipart ? partLayout(body.size).partCount : null,
+    createdAt: now,
+    updatedAt: now,
+  }).returning()
+  try {
+    let current = row!
+    if (multipart) {
+      const multipartUploadId = await useMediaStore().createMultipart(current.storageKey, current.contentType)
+      ;[current] = await useDb().update(uploads).set({ multipartUploadId }).where(eq(uploads.id, id)).returning() as [UploadRow]
+    }
+    const target = await signUploadTarget(current)
+    return { id, status: 'pending', kind, ...target }
+  }
+  catch (error) {
+    await useDb().delete(uploads).where(eq(uploads.id, id))
+    throw error
+  }
+}
