@@ -20,6 +20,8 @@ export default defineNuxtConfig({
       ],
     },
   },
+  // The design tokens, one set for every page (guest, venue screen, admin).
+  css: ['~/assets/css/tokens.css'],
   runtimeConfig: {
     // Public, build-time: the version /api/health reports. Secrets are never put here.
     public: { version: process.env.npm_package_version ?? '0.0.0' },

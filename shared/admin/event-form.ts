@@ -10,6 +10,25 @@ import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#share
 
 export const BYTES_PER_MB = 1024 * 1024
 
+const { maxFileSizeBytes, maxVideoDurationSec } = eventPatchSchema.shape
+
+/** A number field's bound as the schema declares it (`.min()` / `.max()`). */
+function boundOf(field: z.ZodOptional<z.ZodNumber>, side: 'min' | 'max'): number {
+  const bound = side === 'min' ? field.unwrap().minValue : field.unwrap().maxValue
+  if (bound === null) throw new Error(`the event schema declares no ${side} for this field`)
+  return bound
+}
+
+/**
+ * The form's number inputs' `min` and `max`, read from the very schema the server applies, so the
+ * spinners and the server never disagree. The size is typed in MB; its lower bound is just "not
+ * negative" (the schema's one byte is no bound worth a spinner step).
+ */
+export const eventFieldBounds = {
+  maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes, 'max') / BYTES_PER_MB },
+  maxVideoDurationSec: { min: boundOf(maxVideoDurationSec, 'min'), max: boundOf(maxVideoDurationSec, 'max') },
+} as const
+
 /** What the configuration form edits: the size limit in MB (as typed), the date as the date input gives it. */
 export interface EventFormValues {
   coupleNames: string

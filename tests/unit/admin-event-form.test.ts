@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AdminEventConfig } from '../../shared/schemas/event'
-import { eventPatchOf, formValuesOf, validateEventPatch } from '../../shared/admin/event-form'
+import { eventFieldBounds, eventPatchOf, formValuesOf, validateEventPatch } from '../../shared/admin/event-form'
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
@@ -30,5 +30,17 @@ describe('event configuration form', () => {
     expect(check({ coupleNames: '   ' })).toEqual({ ok: false, fields: { coupleNames: true } })
     expect(check({ eventDate: '2026-02-30' })).toEqual({ ok: false, fields: { eventDate: true } })
     expect(check({ coupleNames: ' Ana ', maxFileSizeMb: 10 })).toEqual({ ok: true, data: { coupleNames: 'Ana', maxFileSizeBytes: 10485760 } })
+  })
+
+  it('bounds its number inputs where the schema does: the last value accepted, the next refused', () => {
+    expect(eventFieldBounds).toEqual({ maxFileSizeMb: { min: 0, max: 10240 }, maxVideoDurationSec: { min: 1, max: 7200 } })
+    const accepted = (change: Record<string, unknown>) => validateEventPatch(eventPatchOf({ ...formValuesOf(saved), ...change }, saved)).ok
+    const { maxFileSizeMb, maxVideoDurationSec } = eventFieldBounds
+    expect(accepted({ maxFileSizeMb: maxFileSizeMb.max })).toBe(true)
+    expect(accepted({ maxFileSizeMb: maxFileSizeMb.max + 1 })).toBe(false)
+    expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.min })).toBe(true)
+    expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.min - 1 })).toBe(false)
+    expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max })).toBe(true)
+    expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max + 1 })).toBe(false)
   })
 })
