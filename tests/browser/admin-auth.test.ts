@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, sessionCookie, type WatchedPage } from '../helpers/admin-browser'
-import { api } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { api } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
 
 describe('admin login and session (browser)', () => {
   let server: TestServer

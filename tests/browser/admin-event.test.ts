@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { seedPhoto } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { seedPhoto } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
 
 describe('admin event configuration (browser)', () => {
   let server: TestServer

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, screenshot, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg } from '../helpers/fixtures'
+import { api, login } from '../support/http'
+import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
+import { jpeg } from '../support/fixtures'
 
 /** Everything a finger is meant to hit, on every admin screen. */
 const TARGETS = [

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { adminRecord, seedPhoto, seedVideo, setModeration, waitForDerived } from '../helpers/seed'
-import { uploadFile } from '../helpers/uploads'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { adminRecord, seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
+import { uploadFile } from '../support/uploads'
+import { startServer, type TestServer } from '../support/server'
 
 /** Longer than one refresh of the dashboard (5 s), with room for a busy machine. */
 const REFRESH_WAIT = 15_000

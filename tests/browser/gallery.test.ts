@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
+import { api, login } from '../support/http'
 import { decodeQr } from '../helpers/qr'
-import { startServer, type TestServer } from '../helpers/server'
+import { startServer, type TestServer } from '../support/server'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
-import { galleryItems, guestUpload, seedGallery, type GuestUpload } from './support/guests'
+import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../support/guests'
 
 /**
  * /galeria and the slideshow against the real server: every item is a real upload sent through

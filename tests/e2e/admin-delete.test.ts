@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@libsql/client'
-import { api, login } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { adminRecord, openDatabase, seedPhoto, seedVideo, waitForDerived } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
-import { localProbe, s3Probe, type StorageProbe } from '../helpers/storage'
-import { keyOfUrl } from '../helpers/uploads'
+import { api, login } from '../support/http'
+import { startS3, type TestS3 } from '../support/s3'
+import { adminRecord, openDatabase, seedPhoto, seedVideo, waitForDerived } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
+import { localProbe, s3Probe, type StorageProbe } from '../support/storage'
+import { keyOfUrl } from '../support/uploads'
 
 // Deleting must remove the bytes from the real storage, with both drivers.
 describe.each(['local', 's3'] as const)('admin delete (%s driver)', (driver) => {

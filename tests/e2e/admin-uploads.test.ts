@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@libsql/client'
-import { api, login } from '../helpers/http'
-import { adminRecord, openDatabase, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { adminRecord, openDatabase, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
 
 const ADMIN_UPLOAD_FIELDS = [
   'author', 'confirmedAt', 'contentType', 'createdAt', 'durationSec', 'fileName', 'height', 'id', 'isCover', 'kind',

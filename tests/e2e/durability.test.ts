@@ -3,9 +3,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { startServer, type TestServer } from '../helpers/server'
-import { keyOfUrl, uploadFile } from '../helpers/uploads'
+import { jpeg, mp4 } from '../support/fixtures'
+import { startServer, type TestServer } from '../support/server'
+import { keyOfUrl, uploadFile } from '../support/uploads'
 
 /**
  * A power cut cannot be staged here, so strace (installed by .ci/run) watches the real server's

@@ -1,8 +1,8 @@
 import { request } from 'node:http'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
 
 /** A request with full control over headers and body framing (chunked, lying content-length). */
 function raw(url: string, path: string, opts: { method: string, headers: Record<string, string>, chunks: Buffer[] }) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
 
 describe('event configuration', () => {
   let server: TestServer

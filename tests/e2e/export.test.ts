@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import yauzl from 'yauzl'
-import { mp4 } from '../helpers/fixtures'
-import { api, login } from '../helpers/http'
-import { S3_BUCKET, startS3, type TestS3 } from '../helpers/s3'
-import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
-import { uploadFile } from '../helpers/uploads'
+import { mp4 } from '../support/fixtures'
+import { api, login } from '../support/http'
+import { S3_BUCKET, startS3, type TestS3 } from '../support/s3'
+import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
+import { uploadFile } from '../support/uploads'
 
 function s3Client(s3: TestS3) {
   return new S3Client({

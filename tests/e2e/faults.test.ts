@@ -1,11 +1,11 @@
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { keyOfUrl, putBytes } from '../helpers/uploads'
-import { s3Probe } from '../helpers/storage'
+import { api, login } from '../support/http'
+import { startS3, type TestS3 } from '../support/s3'
+import { startServer, type TestServer } from '../support/server'
+import { jpeg, mp4 } from '../support/fixtures'
+import { keyOfUrl, putBytes } from '../support/uploads'
+import { s3Probe } from '../support/storage'
 
 async function countUploads(server: TestServer) {
   const db = createClient({ url: `file:${server.dbPath}` })

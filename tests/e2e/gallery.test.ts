@@ -1,8 +1,8 @@
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
+import { startServer, type TestServer } from '../support/server'
 
 const GALLERY_FIELDS = ['author', 'createdAt', 'durationSec', 'height', 'id', 'kind', 'message', 'thumbUrl', 'url', 'width']
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { createClient } from '@libsql/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
-import { derivationSettled } from '../helpers/seed'
-import { jpeg } from '../helpers/fixtures'
-import { uploadFile } from '../helpers/uploads'
+import { api, login } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
+import { derivationSettled } from '../support/seed'
+import { jpeg } from '../support/fixtures'
+import { uploadFile } from '../support/uploads'
 
 /** A digest of every row that matters: a refused request must leave it exactly as it was. */
 async function snapshot(server: TestServer): Promise<string> {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import exifReader from 'exif-reader'
 import sharp from 'sharp'
-import { api } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg, jpegWithGps, mp4 } from '../helpers/fixtures'
-import { putBytes, uploadFile } from '../helpers/uploads'
+import { api } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
+import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
+import { putBytes, uploadFile } from '../support/uploads'
 
 describe('local storage driver', () => {
   let server: TestServer

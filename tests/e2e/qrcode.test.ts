@@ -1,8 +1,8 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
+import { api, login } from '../support/http'
 import { decodeQr, pdfFonts, pdfInfo, pdfPagePng, pdfText, quietZone, rgba } from '../helpers/qr'
-import { startServer, type TestServer } from '../helpers/server'
+import { startServer, type TestServer } from '../support/server'
 
 interface Answer { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type TestServer } from '../helpers/server'
+import { startServer, type TestServer } from '../support/server'
 
 describe('security headers', () => {
   let server: TestServer

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer } from '../helpers/server'
-import { localProbe, s3Probe } from '../helpers/storage'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../helpers/uploads'
+import { api } from '../support/http'
+import { startS3, type TestS3 } from '../support/s3'
+import { startServer } from '../support/server'
+import { localProbe, s3Probe } from '../support/storage'
+import { jpeg, mp4 } from '../support/fixtures'
+import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
 
 describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
   let s3: TestS3 | undefined

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer, type TestServer } from '../helpers/server'
-import { localProbe, s3Probe, type StorageProbe } from '../helpers/storage'
-import { html, jpeg, mp4, png } from '../helpers/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../helpers/uploads'
+import { api, login } from '../support/http'
+import { startS3, type TestS3 } from '../support/s3'
+import { startServer, type TestServer } from '../support/server'
+import { localProbe, s3Probe, type StorageProbe } from '../support/storage'
+import { html, jpeg, mp4, png } from '../support/fixtures'
+import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
 
 const MiB = 1024 * 1024
 

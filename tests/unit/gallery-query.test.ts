@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/libsql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as schema from '../../db/schema'
 import { galleryPageQuery } from '../../server/utils/gallery'
-import { ROOT } from '../helpers/server'
+import { ROOT } from '../support/server'
 
 const client = createClient({ url: ':memory:' })
 const db = drizzle(client, { schema })
