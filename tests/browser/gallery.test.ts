@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../support/http'
 import { decodeQr } from '../helpers/qr'
+import { useTestServer } from '../helpers/test-server'
 import { startServer, type TestServer } from '../support/server'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
 import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../support/guests'
@@ -13,6 +14,7 @@ import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../sup
  * code in the corner. The only stand-in is the Wake Lock API, which headless Chromium refuses.
  */
 describe('gallery and slideshow (real server, real uploads)', () => {
+  const sharedServer = useTestServer({ admin: true })
   /** One event with 30 uploads, for the tests that only look. */
   let shared: Event
   let browser: Browser
@@ -27,22 +29,21 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     items: GuestUpload[]
   }
 
-  async function newEvent(count: number): Promise<Event> {
-    const server = await startServer()
-    const cookie = await login(server.url)
+  /** The couple's names, post-moderation, and `count` uploads on `server`. */
+  async function eventOn(server: TestServer, cookie: string, count: number): Promise<Event> {
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' }, cookie })
     expect(patch.status).toBe(200)
     return { server, cookie, items: await seedGallery(server.url, cookie, count) }
   }
 
   async function ownEvent(count: number): Promise<Event> {
-    const event = await newEvent(count)
-    ownServers.push(event.server)
-    return event
+    const server = await startServer()
+    ownServers.push(server)
+    return eventOn(server, await login(server.url), count)
   }
 
   beforeAll(async () => {
-    ;[shared, browser] = await Promise.all([newEvent(30), launchBrowser()])
+    ;[shared, browser] = await Promise.all([eventOn(sharedServer, sharedServer.cookie, 30), launchBrowser()])
   })
   afterEach(async () => {
     await context?.close()
@@ -51,7 +52,6 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   })
   afterAll(async () => {
     await browser?.close()
-    await shared?.server.stop()
   })
 
   async function open(kind: 'phone' | 'desktop', event: Event, path = '/galeria'): Promise<Page> {
