@@ -1,15 +1,26 @@
 import { fileURLToPath } from 'node:url'
+import { defineVitestProject } from '@nuxt/test-utils/config'
 import { defineConfig } from 'vitest/config'
 
 // Nuxt's alias for shared/, which server and shared code import through; plain vitest knows no aliases.
 const sharedAlias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
 
-// Unit tests import server/shared code directly; e2e and browser tests start the real built
-// server (`.output/`, made by `nuxt build` in `npm test`) over HTTP with real storage.
+// Unit tests import server/shared code directly; nuxt tests mount composables and components in
+// @nuxt/test-utils' Nuxt environment (happy-dom, auto-imports, `mountSuspended`); e2e and browser
+// tests start the real built server (`.output/`, made by `nuxt build` in `npm test`) over HTTP with
+// real storage.
 export default defineConfig({
   test: {
     projects: [
       { resolve: { alias: sharedAlias }, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      await defineVitestProject({
+        test: {
+          name: 'nuxt',
+          include: ['tests/nuxt/**/*.test.ts'],
+          environment: 'nuxt',
+          sequence: { groupOrder: 1 },
+        },
+      }),
       {
         test: {
           name: 'e2e',
@@ -19,7 +30,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: each file starts its own server (and sometimes s3rver).
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -30,7 +41,7 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -11,9 +11,9 @@ import autocannon from 'autocannon'
 import { createClient, type InStatement } from '@libsql/client'
 import { encodeUploadCursor } from '../shared/cursor'
 import { containsPattern, searchTextOf } from '../shared/search'
-import { api, login } from '../tests/helpers/http'
-import { freePort } from '../tests/helpers/ports'
-import { startServer } from '../tests/helpers/server'
+import { api, login } from '../tests/support/http'
+import { freePort } from '../tests/support/ports'
+import { startServer } from '../tests/support/server'
 import { percentile, startChild, table, writeSection } from './lib'
 
 const { values: flags } = parseArgs({

@@ -6,9 +6,9 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
-import { api, login } from '../tests/helpers/http'
-import { ROOT, startServer } from '../tests/helpers/server'
-import { seedGallery } from '../tests/browser/support/guests'
+import { api, login } from '../tests/support/http'
+import { ROOT, startServer } from '../tests/support/server'
+import { seedGallery } from '../tests/support/guests'
 import { table, writeSection } from './lib'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR' }

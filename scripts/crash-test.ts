@@ -1,5 +1,5 @@
 // npm run crash-test [-- rounds]: the crash-safety run of tests/e2e/crash-safety.test.ts, longer.
-import { runCrashSafety } from '../tests/helpers/crash'
+import { runCrashSafety } from '../tests/support/crash'
 
 const rounds = Number(process.argv[2] ?? 20)
 const report = await runCrashSafety({ rounds, log: line => console.log(line) })

@@ -1,6 +1,6 @@
-// s3rver (tests/helpers/s3.ts) in a process of its own for bench/load.ts, so that storing hundreds
+// s3rver (tests/support/s3.ts) in a process of its own for bench/load.ts, so that storing hundreds
 // of photos does not share the load generator's event loop. Prints `ready {json}`; SIGTERM stops it.
-import { startS3 } from '../../tests/helpers/s3'
+import { startS3 } from '../../tests/support/s3'
 
 const s3 = await startS3()
 console.log(`ready ${JSON.stringify({ port: s3.port, directory: s3.directory, endpoint: s3.endpoint, env: s3.env })}`)

@@ -74,5 +74,3 @@ export function createRotation(max = 300) {
     },
   }
 }
-
-export type Rotation = ReturnType<typeof createRotation>

@@ -4,5 +4,3 @@ export const loginSchema = z.strictObject({
   email: z.string().trim().min(3).max(320),
   password: z.string().min(1).max(1024),
 })
-
-export type LoginBody = z.infer<typeof loginSchema>

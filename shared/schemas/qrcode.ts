@@ -16,5 +16,3 @@ export const qrcodeQuerySchema = z.strictObject({
   format: singleQuery(z.enum(QR_FORMATS)).default('png'),
   url: singleQuery(z.string()).optional(),
 })
-
-export type QrcodeQuery = z.infer<typeof qrcodeQuerySchema>

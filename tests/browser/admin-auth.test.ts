@@ -1,21 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, sessionCookie, type WatchedPage } from '../helpers/admin-browser'
-import { api } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
 
 describe('admin login and session (browser)', () => {
-  let server: TestServer
+  const server = useTestServer()
   let browser: Browser
   let watched: WatchedPage | undefined
 
   beforeAll(async () => {
-    server = await startServer()
     browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
   })
   afterEach(async () => {
     const problems = watched?.problems ?? []

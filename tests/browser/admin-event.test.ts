@@ -1,25 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { seedPhoto } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { seedPhoto } from '../support/seed'
 
 describe('admin event configuration (browser)', () => {
-  let server: TestServer
+  const server = useTestServer({ admin: true })
   let browser: Browser
-  let cookie: string
   let watched: WatchedPage
   let page: Page
   /** PATCH /api/admin/event calls the page made. */
   let patches: string[] = []
 
   const field = (name: string) => page.locator(`[data-field=${name}]`)
-  const adminEvent = async () => (await api(server.url, '/api/admin/event', { cookie })).body
+  const adminEvent = async () => (await api(server.url, '/api/admin/event', { cookie: server.cookie })).body
 
   beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
     browser = await launchChromium()
     watched = await openWatchedPage(browser, server.url)
     page = watched.page
@@ -32,7 +29,6 @@ describe('admin event configuration (browser)', () => {
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
   })
   afterEach(() => {
     patches = []

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, screenshot, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg } from '../helpers/fixtures'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
+import { jpeg } from '../support/fixtures'
 
 /** Everything a finger is meant to hit, on every admin screen. */
 const TARGETS = [
@@ -29,31 +29,28 @@ async function layoutProblems(page: Page): Promise<string[]> {
 }
 
 describe('admin layout at tablet and laptop sizes (browser)', () => {
-  let server: TestServer
+  const server = useTestServer({ admin: true })
   let browser: Browser
 
   beforeAll(async () => {
-    server = await startServer()
-    const cookie = await login(server.url)
-    await api(server.url, '/api/admin/event', { method: 'PATCH', cookie, json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12' } })
+    await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12' } })
     // A few approved photos (one the cover), then the pending queue of a party in full swing.
     const colours = [{ r: 190, g: 120, b: 90 }, { r: 80, g: 120, b: 170 }, { r: 120, g: 160, b: 90 }, { r: 200, g: 170, b: 60 }, { r: 150, g: 80, b: 130 }]
     const approved = []
     for (const [i, colour] of colours.slice(0, 2).entries()) approved.push(await seedPhoto(server.url, { author: `Convidado ${i + 1}`, bytes: await jpeg(1200, 800, colour) }))
-    await waitForDerived(server.url, cookie, approved[0]!.id)
-    await api(server.url, `/api/admin/uploads/${approved[0]!.id}/cover`, { method: 'POST', cookie })
-    await setModeration(server.url, cookie, 'pre')
+    await waitForDerived(server.url, server.cookie, approved[0]!.id)
+    await api(server.url, `/api/admin/uploads/${approved[0]!.id}/cover`, { method: 'POST', cookie: server.cookie })
+    await setModeration(server.url, server.cookie, 'pre')
     await seedPhoto(server.url, { author: 'Tia Cida', message: 'Que noite linda! Muitas felicidades aos noivos, que essa alegria dure para sempre.', bytes: await jpeg(800, 1200, colours[2]) })
     await seedVideo(server.url, { author: 'Pedro', message: 'A valsa!' })
     await seedPhoto(server.url, { author: '', message: '', bytes: await jpeg(1600, 900, colours[3]) })
     await seedPhoto(server.url, { author: 'Joana e Marcos', message: 'Amamos!', bytes: await jpeg(1000, 1000, colours[4]) })
     const rejected = await seedPhoto(server.url, { author: 'Spam' })
-    await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie })
+    await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie: server.cookie })
     browser = await launchChromium()
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
   })
 
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {

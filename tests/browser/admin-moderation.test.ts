@@ -1,29 +1,26 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../helpers/admin-browser'
-import { api, login } from '../helpers/http'
-import { adminRecord, seedPhoto, seedVideo, setModeration, waitForDerived } from '../helpers/seed'
-import { uploadFile } from '../helpers/uploads'
-import { startServer, type TestServer } from '../helpers/server'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { adminRecord, seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
+import { uploadFile } from '../support/uploads'
 
 /** Longer than one refresh of the dashboard (5 s), with room for a busy machine. */
 const REFRESH_WAIT = 15_000
 
 describe('admin moderation (browser)', () => {
-  let server: TestServer
+  const server = useTestServer({ admin: true })
   let browser: Browser
-  let cookie: string
   let watched: WatchedPage
   let page: Page
 
   const card = (id: string) => page.locator(`[data-testid=admin-upload][data-id="${id}"]`)
   const galleryIds = async () => (await api(server.url, '/api/gallery?limit=100')).body.items.map((item: any) => item.id)
-  const statusOf = async (id: string) => (await adminRecord(server.url, cookie, id)).body.status
+  const statusOf = async (id: string) => (await adminRecord(server.url, server.cookie, id)).body.status
 
   beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-    await setModeration(server.url, cookie, 'pre')
+    await setModeration(server.url, server.cookie, 'pre')
     browser = await launchChromium()
     watched = await openWatchedPage(browser, server.url)
     page = watched.page
@@ -33,7 +30,6 @@ describe('admin moderation (browser)', () => {
   })
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
   })
   afterEach(() => {
     const problems = watched.problems.splice(0)
@@ -153,7 +149,7 @@ describe('admin moderation (browser)', () => {
     await page.locator('[data-testid=bulk-delete]').click()
     await page.locator('[data-testid=confirm-dialog]').locator('[data-testid=confirm]').click()
     await page.locator('[data-testid=list-empty]').waitFor()
-    for (const { id } of [a, b]) await expect.poll(async () => (await adminRecord(server.url, cookie, id)).status).toBe(404)
+    for (const { id } of [a, b]) await expect.poll(async () => (await adminRecord(server.url, server.cookie, id)).status).toBe(404)
   })
 
   it('delete asks first, and only a confirmed delete removes the upload', async () => {
@@ -169,12 +165,12 @@ describe('admin moderation (browser)', () => {
     await card(upload.id).locator('[data-testid=delete]').click()
     await dialog.locator('[data-testid=confirm]').click()
     await card(upload.id).waitFor({ state: 'detached' })
-    await expect.poll(async () => (await adminRecord(server.url, cookie, upload.id)).status).toBe(404)
+    await expect.poll(async () => (await adminRecord(server.url, server.cookie, upload.id)).status).toBe(404)
   })
 
   it('author and message edited inline show in the public gallery', async () => {
     const upload = await seedPhoto(server.url, { author: 'mARIA', message: 'parabens' })
-    await api(server.url, `/api/admin/uploads/${upload.id}/approve`, { method: 'POST', cookie })
+    await api(server.url, `/api/admin/uploads/${upload.id}/approve`, { method: 'POST', cookie: server.cookie })
     await showQueue('?status=approved')
     const row = card(upload.id)
     await row.locator('[data-testid=edit]').click()
@@ -190,8 +186,8 @@ describe('admin moderation (browser)', () => {
 
   it('set as cover shows in GET /api/event, and the event tab can clear it', async () => {
     const upload = await seedPhoto(server.url, { author: 'Capa' })
-    await api(server.url, `/api/admin/uploads/${upload.id}/approve`, { method: 'POST', cookie })
-    await waitForDerived(server.url, cookie, upload.id)
+    await api(server.url, `/api/admin/uploads/${upload.id}/approve`, { method: 'POST', cookie: server.cookie })
+    await waitForDerived(server.url, server.cookie, upload.id)
     await showQueue('?status=approved')
     await card(upload.id).locator('[data-testid=set-cover]').click()
     await card(upload.id).locator('[data-testid=is-cover]').waitFor()
@@ -311,7 +307,7 @@ describe('admin moderation (browser)', () => {
     await card(init.id).locator('[data-testid=preview]').click()
     const player = page.locator('[data-testid=preview-dialog] video[data-testid=preview-video]')
     await player.waitFor()
-    const record = (await adminRecord(server.url, cookie, init.id)).body
+    const record = (await adminRecord(server.url, server.cookie, init.id)).body
     expect(await player.getAttribute('src')).toBe(record.originalUrl)
     expect(await player.evaluate((v: HTMLVideoElement) => v.controls)).toBe(true)
     // It really plays: the media loads under the page's CSP and time moves on.

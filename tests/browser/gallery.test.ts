@@ -1,10 +1,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
+import { api, login } from '../support/http'
 import { decodeQr } from '../helpers/qr'
-import { startServer, type TestServer } from '../helpers/server'
-import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
-import { galleryItems, guestUpload, seedGallery, type GuestUpload } from './support/guests'
+import { useTestServer } from '../helpers/test-server'
+import { startServer, type TestServer } from '../support/server'
+import { desktopContext, launchBrowser, PHONE, phoneContext, screenshot, until } from './support/browser'
+import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../support/guests'
+
+interface Box { x: number, y: number, width: number, height: number }
+
+/** Whether `inner` lies inside `outer` (half a pixel of rounding allowed). */
+const within = (inner: Box, outer: Box) => inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5
+  && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5
+
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
 /**
  * /galeria and the slideshow against the real server: every item is a real upload sent through
@@ -13,6 +22,7 @@ import { galleryItems, guestUpload, seedGallery, type GuestUpload } from './supp
  * code in the corner. The only stand-in is the Wake Lock API, which headless Chromium refuses.
  */
 describe('gallery and slideshow (real server, real uploads)', () => {
+  const sharedServer = useTestServer({ admin: true })
   /** One event with 30 uploads, for the tests that only look. */
   let shared: Event
   let browser: Browser
@@ -27,22 +37,21 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     items: GuestUpload[]
   }
 
-  async function newEvent(count: number): Promise<Event> {
-    const server = await startServer()
-    const cookie = await login(server.url)
+  /** The couple's names, post-moderation, and `count` uploads on `server`. */
+  async function eventOn(server: TestServer, cookie: string, count: number): Promise<Event> {
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' }, cookie })
     expect(patch.status).toBe(200)
     return { server, cookie, items: await seedGallery(server.url, cookie, count) }
   }
 
   async function ownEvent(count: number): Promise<Event> {
-    const event = await newEvent(count)
-    ownServers.push(event.server)
-    return event
+    const server = await startServer()
+    ownServers.push(server)
+    return eventOn(server, await login(server.url), count)
   }
 
   beforeAll(async () => {
-    ;[shared, browser] = await Promise.all([newEvent(30), launchBrowser()])
+    ;[shared, browser] = await Promise.all([eventOn(sharedServer, sharedServer.cookie, 30), launchBrowser()])
   })
   afterEach(async () => {
     await context?.close()
@@ -51,7 +60,6 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   })
   afterAll(async () => {
     await browser?.close()
-    await shared?.server.stop()
   })
 
   async function open(kind: 'phone' | 'desktop', event: Event, path = '/galeria'): Promise<Page> {
@@ -366,9 +374,47 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   })
 
   it('phone: the slideshow fits a small screen too', async () => {
-    const page = await open('phone', shared, '/galeria?slideshow=1')
+    const page = await open('phone', shared, '/galeria?slideshow=1&segundos=4')
     await until(async () => (await onScreen(page)) === shared.items[0]!.id, 20_000, 'first slide')
     await page.waitForTimeout(1500)
     await screenshot(page, 'slideshow-phone')
+    const screen = { x: 0, y: 0, width: PHONE.width, height: PHONE.height }
+
+    // The photo is shown whole and as large as the screen allows: its picture (object-fit:
+    // contain) touches two opposite edges and crosses none.
+    const shown = await page.locator('[data-testid=slideshow] .slideshow-slide--ready img.slideshow-slide__media').last().evaluate((img: HTMLImageElement) => {
+      const box = img.getBoundingClientRect()
+      const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight)
+      const width = img.naturalWidth * scale
+      const height = img.naturalHeight * scale
+      return { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height }
+    })
+    expect(within(shown, screen), JSON.stringify(shown)).toBe(true)
+    expect(Math.round(shown.width) === screen.width || Math.round(shown.height) === screen.height, JSON.stringify(shown)).toBe(true)
+
+    // The QR code sits inside the screen, in a corner, small enough to leave the photo visible
+    // and large enough for a phone across the room to read it.
+    const qr = (await page.locator('.slideshow__qr').boundingBox())!
+    const code = (await page.locator('.slideshow__qr img').boundingBox())!
+    expect(within(qr, screen), JSON.stringify(qr)).toBe(true)
+    expect(qr.x + qr.width).toBeGreaterThan(screen.width / 2)
+    expect(qr.y + qr.height).toBeGreaterThan(screen.height / 2)
+    expect(qr.width * qr.height).toBeLessThan(screen.width * screen.height * 0.1)
+    expect(code.width).toBeGreaterThanOrEqual(64)
+    expect(await decodeQr(await page.locator('.slideshow__qr img').screenshot())).toBe(`${shared.server.url}/enviar`)
+
+    // The next slide has words: author and message inside the screen, uncut, clear of the QR code.
+    await until(async () => (await onScreen(page)) === shared.items[1]!.id, 20_000, 'a slide with words')
+    await until(async () => (await page.locator('.slideshow__caption').count()) === 1, 5000, 'one caption')
+    await page.waitForTimeout(1300)
+    await screenshot(page, 'slideshow-phone-caption')
+    for (const selector of ['.slideshow__author', '.slideshow__message']) {
+      const text = page.locator(selector)
+      const box = (await text.boundingBox())!
+      expect(within(box, screen), `${selector} ${JSON.stringify(box)}`).toBe(true)
+      expect(overlap(box, qr), `${selector} ${JSON.stringify(box)} under the QR code ${JSON.stringify(qr)}`).toBe(false)
+      expect(await text.evaluate(el => el.scrollWidth <= el.clientWidth), `${selector} cut sideways`).toBe(true)
+    }
+    expect(await page.textContent('.slideshow__author')).toBe('Convidado 29')
   })
 })

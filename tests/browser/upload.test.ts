@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { waitForDerived } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { waitForDerived } from '../support/seed'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
 import { uploadRows } from './support/db'
-import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from './support/media'
+import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
 // 60 MiB and a bit: six full 10 MiB parts and a small seventh.
@@ -19,10 +19,9 @@ const VIDEO_PARTS = 7
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
 
 describe('guest upload page /enviar (phone, real server)', () => {
-  let server: TestServer
+  const server = useTestServer({ admin: true })
   let proxy: TestProxy
   let browser: Browser
-  let cookie: string
   let dir: string
   let photo1: string
   let photo2: string
@@ -30,7 +29,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
   let context: BrowserContext | undefined
 
   const setEvent = async (patch: Record<string, unknown>) => {
-    const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie })
+    const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie: server.cookie })
     expect(response.status, JSON.stringify(response.body)).toBe(200)
   }
 
@@ -50,9 +49,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     dir = tempDir()
     ;[photo1, photo2] = await Promise.all([photo(dir, 'IMG_0001.jpg', 'Ana', 340), photo(dir, 'IMG_0002.jpg', 'Bruno', 200)])
     video = paddedClip(dir, 'VID_0003.mp4', VIDEO_SIZE)
-    server = await startServer()
     proxy = await startProxy(server.url)
-    cookie = await login(server.url)
     await setEvent({ coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' })
     browser = await launchBrowser()
   })
@@ -67,7 +64,6 @@ describe('guest upload page /enviar (phone, real server)', () => {
   afterAll(async () => {
     await browser?.close()
     await proxy?.stop()
-    await server?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
 
@@ -163,8 +159,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
     // The home page shows the cover once the admin sets one.
     const coverId = byName.get('IMG_0001.jpg')!.id
     // (Derived first, so the page and the API name the same public picture, not two signed URLs.)
-    await waitForDerived(server.url, cookie, coverId)
-    const cover = await api(server.url, `/api/admin/uploads/${coverId}/cover`, { method: 'POST', cookie })
+    await waitForDerived(server.url, server.cookie, coverId)
+    const cover = await api(server.url, `/api/admin/uploads/${coverId}/cover`, { method: 'POST', cookie: server.cookie })
     expect(cover.status, JSON.stringify(cover.body)).toBe(200)
     expect(cover.body.coverUploadId).toBe(coverId)
     await page.goto('/')

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Client } from '@libsql/client'
-import { api, login } from '../helpers/http'
-import { adminRecord, openDatabase, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { adminRecord, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 const ADMIN_UPLOAD_FIELDS = [
@@ -11,39 +10,30 @@ const ADMIN_UPLOAD_FIELDS = [
 ].sort()
 
 describe('admin uploads', () => {
-  let server: TestServer
-  let cookie: string
-  let db: Client
+  const server = useTestServer({ admin: true, db: true })
   // The list's fixtures, created one after another (so in this order of age).
   const seeded: Record<string, Seeded> = {}
   let unconfirmed: string
 
   const call = (method: string, path: string, json?: unknown, withCookie = true) =>
-    api(server.url, path, { method, json, cookie: withCookie ? cookie : undefined })
+    api(server.url, path, { method, json, cookie: withCookie ? server.cookie : undefined })
   const list = (query = '') => call('GET', `/api/admin/uploads${query}`)
   const ids = (response: { body: any }) => response.body.items.map((item: any) => item.id)
   const named = (...names: string[]) => names.map(name => seeded[name]!.id)
 
   beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-    db = openDatabase(server.dbPath)
     const admin = (path: string) => call('POST', path)
     seeded.joao = await seedPhoto(server.url, { author: 'JOÃO Silva', message: 'Parabéns aos noivos' })
     seeded.maria = await seedPhoto(server.url, { author: 'Maria', message: '100% amor' })
     seeded.rejected = await seedPhoto(server.url, { author: 'AnaXBia', message: '1000 amor' })
     await admin(`/api/admin/uploads/${seeded.rejected.id}/reject`)
     seeded.video = await seedVideo(server.url, { author: 'maria', message: 'Vídeo da festa' })
-    await setModeration(server.url, cookie, 'pre')
+    await setModeration(server.url, server.cookie, 'pre')
     seeded.underscore = await seedPhoto(server.url, { author: 'Ana_Bia', message: 'Felicidades' })
     seeded.pendingVideo = await seedVideo(server.url, { author: 'Pedro', message: 'joão dançando' })
-    await setModeration(server.url, cookie, 'post')
+    await setModeration(server.url, server.cookie, 'post')
     unconfirmed = await seedUnconfirmed(server.url, 'João')
   }, 60_000)
-  afterAll(async () => {
-    db?.close()
-    await server?.stop()
-  })
 
   describe('list', () => {
     it('lists confirmed uploads newest first with the admin record', async () => {
@@ -177,7 +167,7 @@ describe('admin uploads', () => {
         const forged = await api(server.url, path, { method, json, cookie: 'em_admin=eyJhbGciOiJub25lIn0.e30.' })
         expect(forged.status, `${method} ${path}`).toBe(401)
       }
-      expect((await adminRecord(server.url, cookie, seeded.joao!.id)).body.status).toBe('approved')
+      expect((await adminRecord(server.url, server.cookie, seeded.joao!.id)).body.status).toBe('approved')
     })
 
     it('unknown, malformed and unconfirmed ids are 404 NOT_FOUND', async () => {
@@ -216,9 +206,9 @@ describe('admin uploads', () => {
         expect(response.body.data.code).toBe('INVALID_REQUEST')
         expect(Array.isArray(response.body.data.issues)).toBe(true)
       }
-      const malformed = await api(server.url, `/api/admin/uploads/${id}`, { method: 'PATCH', body: '{"author":', headers: { 'content-type': 'application/json' }, cookie })
+      const malformed = await api(server.url, `/api/admin/uploads/${id}`, { method: 'PATCH', body: '{"author":', headers: { 'content-type': 'application/json' }, cookie: server.cookie })
       expect([malformed.status, malformed.body.data.code]).toEqual([400, 'INVALID_REQUEST'])
-      const record = (await adminRecord(server.url, cookie, id)).body
+      const record = (await adminRecord(server.url, server.cookie, id)).body
       expect(record).toMatchObject({ status: 'approved', author: 'JOÃO Silva' })
     })
   })
@@ -226,7 +216,7 @@ describe('admin uploads', () => {
   describe('edit, approve, reject', () => {
     it('PATCH edits author and message (trimmed), answers the record, and search follows', async () => {
       const { id } = seeded.maria!
-      const before = (await adminRecord(server.url, cookie, id)).body
+      const before = (await adminRecord(server.url, server.cookie, id)).body
       const response = await call('PATCH', `/api/admin/uploads/${id}`, { author: '  Mariá Édith ', message: 'Ótima festa\nobrigada' })
       expect(response.status).toBe(200)
       expect(response.body).toMatchObject({ id, author: 'Mariá Édith', message: 'Ótima festa\nobrigada', status: 'approved' })
@@ -263,8 +253,8 @@ describe('admin uploads', () => {
 
       // Rejected → approved, and back to where the fixtures had it (pending is not an action).
       expect((await call('POST', `/api/admin/uploads/${id}/approve`)).body.status).toBe('approved')
-      await db.execute({ sql: `UPDATE uploads SET status = 'pending' WHERE id = ?`, args: [id] })
-      expect((await adminRecord(server.url, cookie, id)).body.status).toBe('pending')
+      await server.db.execute({ sql: `UPDATE uploads SET status = 'pending' WHERE id = ?`, args: [id] })
+      expect((await adminRecord(server.url, server.cookie, id)).body.status).toBe('pending')
     })
   })
 
@@ -283,9 +273,9 @@ describe('admin uploads', () => {
       expect(cover.id).toBe(id)
       expect(typeof cover.url).toBe('string')
       expect(cover).toHaveProperty('thumbUrl')
-      expect((await adminRecord(server.url, cookie, id)).body.isCover).toBe(true)
+      expect((await adminRecord(server.url, server.cookie, id)).body.isCover).toBe(true)
       expect((await list('?q=joao%20silva')).body.items[0].isCover).toBe(true)
-      expect((await adminRecord(server.url, cookie, seeded.maria!.id)).body.isCover).toBe(false)
+      expect((await adminRecord(server.url, server.cookie, seeded.maria!.id)).body.isCover).toBe(false)
     })
 
     it('is refused with 409 NOT_ELIGIBLE for a video, a pending or a rejected photo', async () => {
@@ -339,11 +329,11 @@ describe('admin uploads', () => {
       })
       expect(response.status).toBe(200)
       expect(response.body).toEqual({ action: 'reject', processed: [a.id, b.id], notFound: ['missing-1', unconfirmed] })
-      for (const { id } of [a, b]) expect((await adminRecord(server.url, cookie, id)).body.status).toBe('rejected')
+      for (const { id } of [a, b]) expect((await adminRecord(server.url, server.cookie, id)).body.status).toBe('rejected')
 
       const approve = await call('POST', '/api/admin/uploads/bulk', { ids: [a.id, b.id], action: 'approve' })
       expect(approve.body).toEqual({ action: 'approve', processed: [a.id, b.id], notFound: [] })
-      for (const { id } of [a, b]) expect((await adminRecord(server.url, cookie, id)).body.status).toBe('approved')
+      for (const { id } of [a, b]) expect((await adminRecord(server.url, server.cookie, id)).body.status).toBe('approved')
 
       const none = await call('POST', '/api/admin/uploads/bulk', { ids: ['nope'], action: 'delete' })
       expect(none.body).toEqual({ action: 'delete', processed: [], notFound: ['nope'] })
@@ -353,18 +343,18 @@ describe('admin uploads', () => {
     })
 
     it('is all or nothing: one refused row leaves every row as it was', async () => {
-      await setModeration(server.url, cookie, 'pre')
+      await setModeration(server.url, server.cookie, 'pre')
       const batch = [await seedPhoto(server.url, { author: 'T1' }), await seedPhoto(server.url, { author: 'T2' }), await seedPhoto(server.url, { author: 'T3' })]
-      await setModeration(server.url, cookie, 'post')
-      const before = await Promise.all(batch.map(s => adminRecord(server.url, cookie, s.id)))
+      await setModeration(server.url, server.cookie, 'post')
+      const before = await Promise.all(batch.map(s => adminRecord(server.url, server.cookie, s.id)))
       expect(before.map(r => r.body.status)).toEqual(['pending', 'pending', 'pending'])
 
       // The database refuses the update of the last one, after the others were written.
-      await db.execute(`CREATE TRIGGER refuse_one BEFORE UPDATE ON uploads WHEN NEW.id = '${batch[2]!.id}' BEGIN SELECT RAISE(ABORT, 'refused'); END;`)
+      await server.db.execute(`CREATE TRIGGER refuse_one BEFORE UPDATE ON uploads WHEN NEW.id = '${batch[2]!.id}' BEGIN SELECT RAISE(ABORT, 'refused'); END;`)
       try {
         const response = await call('POST', '/api/admin/uploads/bulk', { ids: batch.map(s => s.id), action: 'approve' })
         expect(response.status).toBe(500)
-        const after = await Promise.all(batch.map(s => adminRecord(server.url, cookie, s.id)))
+        const after = await Promise.all(batch.map(s => adminRecord(server.url, server.cookie, s.id)))
         // (Derived images may land meanwhile; what moderation owns must not have moved.)
         const owned = (r: { body: any }) => ({ id: r.body.id, status: r.body.status, updatedAt: r.body.updatedAt })
         expect(after.map(owned)).toEqual(before.map(owned))
@@ -372,7 +362,7 @@ describe('admin uploads', () => {
         for (const { id } of batch) expect(gallery).not.toContain(id)
       }
       finally {
-        await db.execute('DROP TRIGGER refuse_one')
+        await server.db.execute('DROP TRIGGER refuse_one')
       }
       const retried = await call('POST', '/api/admin/uploads/bulk', { ids: batch.map(s => s.id), action: 'approve' })
       expect(retried.body.processed).toEqual(batch.map(s => s.id))
@@ -383,15 +373,15 @@ describe('admin uploads', () => {
       const cover = await seedPhoto(server.url, { author: 'Cover' })
       const other = await seedPhoto(server.url, { author: 'Other' })
       await call('POST', `/api/admin/uploads/${cover.id}/cover`)
-      await db.execute(`CREATE TRIGGER refuse_cover BEFORE UPDATE ON event_settings BEGIN SELECT RAISE(ABORT, 'refused'); END;`)
+      await server.db.execute(`CREATE TRIGGER refuse_cover BEFORE UPDATE ON event_settings BEGIN SELECT RAISE(ABORT, 'refused'); END;`)
       try {
         const response = await call('POST', '/api/admin/uploads/bulk', { ids: [other.id, cover.id], action: 'reject' })
         expect(response.status).toBe(500)
       }
       finally {
-        await db.execute('DROP TRIGGER refuse_cover')
+        await server.db.execute('DROP TRIGGER refuse_cover')
       }
-      for (const { id } of [cover, other]) expect((await adminRecord(server.url, cookie, id)).body.status).toBe('approved')
+      for (const { id } of [cover, other]) expect((await adminRecord(server.url, server.cookie, id)).body.status).toBe('approved')
       expect((await api(server.url, '/api/event')).body.cover.id).toBe(cover.id)
     })
   })

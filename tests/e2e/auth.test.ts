@@ -1,7 +1,8 @@
 import { SignJWT } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer, type TestServer } from '../helpers/server'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api, login } from '../support/http'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer } from '../support/server'
 
 const key = new TextEncoder().encode(SESSION_SECRET)
 
@@ -21,13 +22,7 @@ function b64(value: object) {
 }
 
 describe('admin sessions', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   const me = (cookie?: string) => api(server.url, '/api/admin/me', { cookie })
 

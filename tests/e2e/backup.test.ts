@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { describe, expect, it } from 'vitest'
-import { ROOT, startServer } from '../helpers/server'
-import { jpeg } from '../helpers/fixtures'
-import { uploadFile } from '../helpers/uploads'
+import { ROOT, startServer } from '../support/server'
+import { jpeg } from '../support/fixtures'
+import { uploadFile } from '../support/uploads'
 
 describe('database backup', () => {
   it('copies a consistent database while the server runs, and the copy restores', async () => {

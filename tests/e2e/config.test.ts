@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { baseEnv, runServerUntilExit } from '../helpers/server'
-import { freePort } from '../helpers/ports'
+import { baseEnv, runServerUntilExit } from '../support/server'
+import { freePort } from '../support/ports'
 
 const MANDATORY = ['ADMIN_PASSWORD', 'SESSION_SECRET', 'ALLOWED_ADMIN_EMAILS', 'PUBLIC_BASE_URL'] as const
 

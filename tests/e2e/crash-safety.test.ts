@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runCrashSafety } from '../helpers/crash'
+import { runCrashSafety } from '../support/crash'
 
 // The short form for CI; `npm run crash-test` runs more rounds.
 describe('crash safety', () => {

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { startServer, type TestServer } from '../helpers/server'
-import { keyOfUrl, uploadFile } from '../helpers/uploads'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { jpeg, mp4 } from '../support/fixtures'
+import { keyOfUrl, uploadFile } from '../support/uploads'
 
 /**
  * A power cut cannot be staged here, so strace (installed by .ci/run) watches the real server's
@@ -33,14 +33,7 @@ async function traceFsyncs(pid: number, during: () => Promise<void>): Promise<st
 }
 
 describe('a confirmed upload is on the disk before the guest is told so (local driver)', () => {
-  let server: TestServer
-
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   it('syncs the original and its folder, for a single PUT and for joined parts', async () => {
     const photo = await jpeg(40, 30)

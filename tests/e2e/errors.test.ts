@@ -1,8 +1,8 @@
 import { request } from 'node:http'
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
 
 /** A request with full control over headers and body framing (chunked, lying content-length). */
 function raw(url: string, path: string, opts: { method: string, headers: Record<string, string>, chunks: Buffer[] }) {
@@ -21,13 +21,7 @@ function raw(url: string, path: string, opts: { method: string, headers: Record<
 }
 
 describe('error contract', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   it('malformed JSON is 400 INVALID_REQUEST', async () => {
     const response = await api(server.url, '/api/uploads/init', { method: 'POST', body: '{"fileName": ', headers: { 'content-type': 'application/json' } })
@@ -81,21 +75,13 @@ describe('error contract', () => {
 })
 
 describe('database locked by another writer', () => {
-  let server: TestServer
-  let cookie: string
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_BUSY_TIMEOUT_MS: '1500' })
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer({ admin: true, env: { DATABASE_BUSY_TIMEOUT_MS: '1500' } })
 
   it('a write waits for the lock instead of failing with SQLITE_BUSY', async () => {
     const other = createClient({ url: `file:${server.dbPath}` })
     const tx = await other.transaction('write')
     await tx.execute('UPDATE event_settings SET couple_names = couple_names')
-    const pending = api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Waited' }, cookie })
+    const pending = api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Waited' }, cookie: server.cookie })
     await new Promise(resolve => setTimeout(resolve, 500))
     await tx.commit()
     const response = await pending
@@ -108,12 +94,12 @@ describe('database locked by another writer', () => {
     const other = createClient({ url: `file:${server.dbPath}` })
     const tx = await other.transaction('write')
     await tx.execute('UPDATE event_settings SET couple_names = couple_names')
-    const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Too late' }, cookie })
+    const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Too late' }, cookie: server.cookie })
     expect(response.status).toBe(503)
     expect(response.body.data).toEqual({ code: 'DATABASE_UNAVAILABLE' })
     await tx.rollback()
     other.close()
-    const after = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'After' }, cookie })
+    const after = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'After' }, cookie: server.cookie })
     expect(after.status).toBe(200)
     expect(after.body.coupleNames).toBe('After')
   })

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
 import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '../../shared/limits'
 
 describe('event configuration', () => {
-  let server: TestServer
-  let cookie: string
-  beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer({ admin: true })
 
-  const patch = (json: unknown) => api(server.url, '/api/admin/event', { method: 'PATCH', json, cookie })
+  const patch = (json: unknown) => api(server.url, '/api/admin/event', { method: 'PATCH', json, cookie: server.cookie })
 
   it('starts with the contract defaults, public and admin views', async () => {
-    const admin = await api(server.url, '/api/admin/event', { cookie })
+    const admin = await api(server.url, '/api/admin/event', { cookie: server.cookie })
     expect(admin.status).toBe(200)
     expect(admin.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
@@ -66,16 +58,16 @@ describe('event configuration', () => {
     ['text'],
     [null],
   ])('PATCH %j is 400 INVALID_REQUEST with the validator issues and changes nothing', async (body) => {
-    const before = (await api(server.url, '/api/admin/event', { cookie })).body
+    const before = (await api(server.url, '/api/admin/event', { cookie: server.cookie })).body
     const response = await patch(body)
     expect(response.status).toBe(400)
     expect(response.body.data.code).toBe('INVALID_REQUEST')
     expect(Array.isArray(response.body.data.issues)).toBe(true)
-    expect((await api(server.url, '/api/admin/event', { cookie })).body).toEqual(before)
+    expect((await api(server.url, '/api/admin/event', { cookie: server.cookie })).body).toEqual(before)
   })
 
   it('DELETE /api/admin/event/cover answers the whole configuration with no cover', async () => {
-    const response = await api(server.url, '/api/admin/event/cover', { method: 'DELETE', cookie })
+    const response = await api(server.url, '/api/admin/event/cover', { method: 'DELETE', cookie: server.cookie })
     expect(response.status).toBe(200)
     expect(response.body.coverUploadId).toBeNull()
     expect(response.body).toHaveProperty('moderation')

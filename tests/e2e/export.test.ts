@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import yauzl from 'yauzl'
-import { mp4 } from '../helpers/fixtures'
-import { api, login } from '../helpers/http'
-import { S3_BUCKET, startS3, type TestS3 } from '../helpers/s3'
-import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
-import { uploadFile } from '../helpers/uploads'
+import { useTestServer } from '../helpers/test-server'
+import { mp4 } from '../support/fixtures'
+import { api } from '../support/http'
+import { S3_BUCKET, type TestS3 } from '../support/s3'
+import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
+import { uploadFile } from '../support/uploads'
 
 function s3Client(s3: TestS3) {
   return new S3Client({
@@ -93,16 +93,11 @@ const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
 const SAFE_NAME = /^\d{4}-\d{2}-\d{2}_\d{4}_[a-z0-9-]+_[\w-]+\.(jpg|mp4)$/
 
 describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
-  let server: TestServer
-  let s3: TestS3 | undefined
-  let cookie: string
+  const server = useTestServer({ s3: driver === 's3', admin: true })
   const approved: Seeded[] = []
   const excluded: string[] = []
 
   beforeAll(async () => {
-    s3 = driver === 's3' ? await startS3() : undefined
-    server = await startServer(s3?.env ?? {})
-    cookie = await login(server.url)
     approved.push(
       await seedPhoto(server.url, { author: 'Maria', message: 'Felicidades!', fileName: 'IMG_0001.JPG' }),
       await seedPhoto(server.url, { author: 'João & Zoë', message: '=HYPERLINK("http://evil.example")', fileName: 'foto "especial".jpg' }),
@@ -113,19 +108,15 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     )
     // Not exported: a rejected photo, a pending photo, an unconfirmed upload.
     const rejected = await seedPhoto(server.url, { author: 'Rejeitada' })
-    await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie })
-    await setModeration(server.url, cookie, 'pre')
+    await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie: server.cookie })
+    await setModeration(server.url, server.cookie, 'pre')
     const pending = await seedPhoto(server.url, { author: 'Pendente' })
-    await setModeration(server.url, cookie, 'post')
+    await setModeration(server.url, server.cookie, 'post')
     excluded.push(rejected.id, pending.id, await seedUnconfirmed(server.url))
   }, 60_000)
-  afterAll(async () => {
-    await server?.stop()
-    await s3?.stop()
-  })
 
   async function download() {
-    const response = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie } })
+    const response = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie } })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/zip')
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="fotos-\d{4}-\d{2}-\d{2}\.zip"$/)
@@ -157,7 +148,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const rows = manifestOf(entries)
     expect(rows).toHaveLength(approved.length)
     const records = new Map<string, any>()
-    for (const item of (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items) records.set(item.id, item)
+    for (const item of (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items) records.set(item.id, item)
     for (const [id, author, message, kind, createdAt, file, originalFileName] of rows) {
       const record = records.get(id!)
       expect(record, id).toBeDefined()
@@ -196,7 +187,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
 
     // An admin who gives up half-way: the server stops reading storage and keeps serving.
     const aborted = new AbortController()
-    const partial = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie }, signal: aborted.signal })
+    const partial = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie }, signal: aborted.signal })
     const reader = partial.body!.getReader()
     expect((await reader.read()).done).toBe(false)
     aborted.abort()
@@ -204,17 +195,17 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect((await api(server.url, '/api/stats')).status).toBe(200)
     expect((await download()).find(e => e.name.includes(init.id))!.bytes.length).toBe(bytes.length)
     expect(server.output()).not.toContain('[export]')
-    await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'DELETE', cookie })
+    await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'DELETE', cookie: server.cookie })
   }, 120_000)
 
   it('lists an original that vanished from storage without a file, and still completes', async () => {
     const victim = await seedPhoto(server.url, { author: 'Sumiu' })
-    if (s3) await s3Client(s3).send(new DeleteObjectCommand({ Bucket: S3_BUCKET, Key: victim.key }))
+    if (driver === 's3') await s3Client(server.s3).send(new DeleteObjectCommand({ Bucket: S3_BUCKET, Key: victim.key }))
     else rmSync(join(server.mediaDir, victim.key))
     const entries = await download()
     const row = manifestOf(entries).find(r => r[0] === victim.id)!
     expect(row[5]).toBe('')
     expect(entries.filter(e => e.name !== 'manifest.csv')).toHaveLength(approved.length)
-    await api(server.url, `/api/admin/uploads/${victim.id}`, { method: 'DELETE', cookie })
+    await api(server.url, `/api/admin/uploads/${victim.id}`, { method: 'DELETE', cookie: server.cookie })
   })
 })

@@ -1,11 +1,10 @@
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { keyOfUrl, putBytes } from '../helpers/uploads'
-import { s3Probe } from '../helpers/storage'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api, login } from '../support/http'
+import { startServer, type TestServer } from '../support/server'
+import { jpeg, mp4 } from '../support/fixtures'
+import { keyOfUrl, putBytes } from '../support/uploads'
 
 async function countUploads(server: TestServer) {
   const db = createClient({ url: `file:${server.dbPath}` })
@@ -15,16 +14,7 @@ async function countUploads(server: TestServer) {
 }
 
 describe('storage unreachable', () => {
-  let s3: TestS3
-  let server: TestServer
-  beforeAll(async () => {
-    s3 = await startS3()
-    server = await startServer(s3.env)
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await s3?.stop()
-  })
+  const server = useTestServer({ s3: true })
 
   it('init answers 503 STORAGE_UNAVAILABLE and keeps no record; confirm answers 503, keeps the record pending, and a retry succeeds', async () => {
     const bytes = await jpeg()
@@ -32,7 +22,7 @@ describe('storage unreachable', () => {
     expect((await putBytes(created.upload.url, bytes, created.upload.headers)).status).toBe(200)
     const before = await countUploads(server)
 
-    await s3.stop()
+    await server.s3.stop()
     // Past the 5 s in which a good ping is trusted.
     await new Promise(resolve => setTimeout(resolve, 5200))
     for (const body of [
@@ -53,7 +43,7 @@ describe('storage unreachable', () => {
     expect(health.body).toMatchObject({ status: 'degraded', database: 'ok', storage: 'unavailable' })
     expect(await countUploads(server)).toEqual(before)
 
-    s3 = await startS3({ port: s3.port, directory: s3.directory })
+    await server.restartS3()
     const retried = await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
     expect(retried.status).toBe(200)
     expect(retried.body).toEqual({ id: created.id, status: 'approved' })
@@ -62,17 +52,13 @@ describe('storage unreachable', () => {
 })
 
 describe('health', () => {
+  const server = useTestServer()
+
   it('reports database, storage, driver and version', async () => {
-    const server = await startServer()
-    try {
-      const health = await api(server.url, '/api/health')
-      expect(health.status).toBe(200)
-      expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number), derivationBacklog: 0 })
-      expect(health.headers.get('cache-control')).toBe('no-store')
-    }
-    finally {
-      await server.stop()
-    }
+    const health = await api(server.url, '/api/health')
+    expect(health.status).toBe(200)
+    expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number), derivationBacklog: 0 })
+    expect(health.headers.get('cache-control')).toBe('no-store')
   })
 })
 
@@ -116,41 +102,34 @@ describe('graceful shutdown', () => {
 })
 
 describe('deleting bytes while storage is down', () => {
+  const server = useTestServer({ s3: true, admin: true, env: { SWEEP_INTERVAL_SECONDS: '1' } })
+
   it('the record goes at once, the bytes are queued, and the sweeper removes them when storage is back', async () => {
-    let s3 = await startS3()
-    const server = await startServer({ ...s3.env, SWEEP_INTERVAL_SECONDS: '1' })
-    try {
-      const cookie = await login(server.url)
-      const bytes = await jpeg()
-      const created = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: bytes.length } })).body
-      await putBytes(created.upload.url, bytes, created.upload.headers)
-      expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(200)
-      const key = keyOfUrl(created.upload.url)
+    const bytes = await jpeg()
+    const created = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: bytes.length } })).body
+    await putBytes(created.upload.url, bytes, created.upload.headers)
+    expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(200)
+    const key = keyOfUrl(created.upload.url)
 
-      await s3.stop()
-      const deleted = await api(server.url, `/api/admin/uploads/${created.id}`, { method: 'DELETE', cookie })
-      expect(deleted.status).toBe(200)
-      expect(deleted.body).toEqual({ id: created.id, deleted: true })
-      const db = createClient({ url: `file:${server.dbPath}` })
-      const queued = (await db.execute('SELECT key FROM pending_deletions')).rows.map(row => String(row.key))
-      expect(queued).toContain(key)
+    await server.s3.stop()
+    const deleted = await api(server.url, `/api/admin/uploads/${created.id}`, { method: 'DELETE', cookie: server.cookie })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body).toEqual({ id: created.id, deleted: true })
+    const db = createClient({ url: `file:${server.dbPath}` })
+    const queued = (await db.execute('SELECT key FROM pending_deletions')).rows.map(row => String(row.key))
+    expect(queued).toContain(key)
 
-      s3 = await startS3({ port: s3.port, directory: s3.directory })
-      expect(await s3Probe(s3).exists(key)).toBe(true)
-      // The first retry waits a minute; make it due now instead of waiting.
-      await db.execute('UPDATE pending_deletions SET next_attempt_at = 0')
-      let left = queued.length
-      for (let i = 0; i < 60 && left > 0; i++) {
-        await new Promise(resolve => setTimeout(resolve, 100))
-        left = Number((await db.execute('SELECT count(*) FROM pending_deletions')).rows[0]![0])
-      }
-      db.close()
-      expect(left).toBe(0)
-      expect(await s3Probe(s3).exists(key)).toBe(false)
+    await server.restartS3()
+    expect(await server.probe.exists(key)).toBe(true)
+    // The first retry waits a minute; make it due now instead of waiting.
+    await db.execute('UPDATE pending_deletions SET next_attempt_at = 0')
+    let left = queued.length
+    for (let i = 0; i < 60 && left > 0; i++) {
+      await new Promise(resolve => setTimeout(resolve, 100))
+      left = Number((await db.execute('SELECT count(*) FROM pending_deletions')).rows[0]![0])
     }
-    finally {
-      await server.stop()
-      await s3.stop()
-    }
+    db.close()
+    expect(left).toBe(0)
+    expect(await server.probe.exists(key)).toBe(false)
   }, 30_000)
 })

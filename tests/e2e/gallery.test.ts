@@ -1,8 +1,8 @@
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../helpers/seed'
-import { startServer, type TestServer } from '../helpers/server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 
 const GALLERY_FIELDS = ['author', 'createdAt', 'durationSec', 'height', 'id', 'kind', 'message', 'thumbUrl', 'url', 'width']
 
@@ -29,30 +29,24 @@ function byNewest(a: any, b: any): number {
 }
 
 describe('gallery', () => {
-  let server: TestServer
-  let cookie: string
+  const server = useTestServer({ admin: true })
   const approved: Seeded[] = []
   const pending: Seeded[] = []
 
   beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
     // 130 approved photos with a pending one after every 13th, so pending items sit among them.
     for (let batch = 0; batch < 10; batch++) {
-      await setModeration(server.url, cookie, 'post')
+      await setModeration(server.url, server.cookie, 'post')
       approved.push(...await inBatches(13, 13, () => seedPhoto(server.url, { author: `Guest ${batch}` })))
-      await setModeration(server.url, cookie, 'pre')
+      await setModeration(server.url, server.cookie, 'pre')
       pending.push(await seedPhoto(server.url, { author: 'Pending' }))
     }
-    await setModeration(server.url, cookie, 'post')
+    await setModeration(server.url, server.cookie, 'post')
   }, 180_000)
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('lists approved uploads only, with exactly the contract fields', async () => {
     const rejected = await seedPhoto(server.url, { author: 'Rejected' })
-    expect((await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie })).status).toBe(200)
+    expect((await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
     const unconfirmed = await seedUnconfirmed(server.url)
 
     const items = (await pageThrough(server.url, 100)).flat()
@@ -85,7 +79,7 @@ describe('gallery', () => {
       expect(photo.thumbUrl).toMatch(/\/media\/media\/.+-thumb\.webp$/)
     }
     for (const id of [older.id, newer.id, video.id]) {
-      await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie })
+      await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie: server.cookie })
     }
   })
 
@@ -113,12 +107,12 @@ describe('gallery', () => {
       const ahead = all.slice(lastSeen + 1 + page, lastSeen + 3 + page)
       const shown = items[0].id
       for (const id of [...ahead, shown]) {
-        expect((await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie })).status).toBe(200)
+        expect((await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
       }
       ahead.forEach(id => expectedGone.add(id))
       // Approve pending items: those older than the cursor appear further on, newer ones cannot.
       for (const candidate of pending.splice(0, 3)) {
-        expect((await api(server.url, `/api/admin/uploads/${candidate.id}/approve`, { method: 'POST', cookie })).status).toBe(200)
+        expect((await api(server.url, `/api/admin/uploads/${candidate.id}/approve`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
         expectedAdded.add(candidate.id)
       }
       // New uploads are newer than every cursor: they wait for the next visit.
@@ -164,16 +158,7 @@ describe('gallery', () => {
 })
 
 describe('the gallery never shows an original photo (it may carry the guest\'s GPS position)', () => {
-  let server: TestServer
-  let cookie: string
-
-  beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer({ admin: true })
 
   it('lists an approved photo only once its display images exist; the cover waits too', async () => {
     const shown = await seedPhoto(server.url, { author: 'Derived' })
@@ -189,9 +174,9 @@ describe('the gallery never shows an original photo (it may carry the guest\'s G
         args: [id, `orig/${id}-token.jpg`, now + 60_000, now, now],
       })
       expect((await api(server.url, '/api/gallery')).body.items.map((item: any) => item.id)).toEqual([shown.id])
-      const record = await adminRecord(server.url, cookie, id)
+      const record = await adminRecord(server.url, server.cookie, id)
       expect(record.body.url).toMatch(/\/media\/orig\/.+[?&]sig=/)
-      expect((await api(server.url, `/api/admin/uploads/${id}/cover`, { method: 'POST', cookie })).status).toBe(200)
+      expect((await api(server.url, `/api/admin/uploads/${id}/cover`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
       expect((await api(server.url, '/api/event')).body.cover).toBeNull()
 
       await db.execute({ sql: `update uploads set display_key = ?, thumb_key = ?, derived_at = ? where id = ?`, args: [`media/${id}-d-display.jpg`, `media/${id}-t-thumb.webp`, now, id] })
@@ -210,31 +195,22 @@ describe('the gallery never shows an original photo (it may carry the guest\'s G
     const bytes = Buffer.concat([Buffer.from([0xFF, 0xD8, 0xFF, 0xE0]), Buffer.alloc(2000, 0x5A)])
     const broken = await seedPhoto(server.url, { author: 'Broken', bytes })
     expect(broken.status).toBe('approved')
-    const record = await adminRecord(server.url, cookie, broken.id)
+    const record = await adminRecord(server.url, server.cookie, broken.id)
     expect(record.body.url).toMatch(/\/media\/orig\/.+[?&]sig=/)
     expect(record.body.thumbUrl).toBe(record.body.url)
     expect((await api(server.url, '/api/gallery?limit=100')).body.items.map((item: any) => item.id)).not.toContain(broken.id)
-    const cover = await api(server.url, `/api/admin/uploads/${broken.id}/cover`, { method: 'POST', cookie })
+    const cover = await api(server.url, `/api/admin/uploads/${broken.id}/cover`, { method: 'POST', cookie: server.cookie })
     expect([cover.status, cover.body.data.code]).toEqual([409, 'NOT_ELIGIBLE'])
   })
 })
 
 describe('stats', () => {
-  let server: TestServer
-  let cookie: string
+  const server = useTestServer({ admin: true })
   const sizes: number[] = []
-
-  beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it('start at zero', async () => {
     expect((await api(server.url, '/api/stats')).body).toEqual({ approved: 0, photos: 0, videos: 0 })
-    expect((await api(server.url, '/api/admin/stats', { cookie })).body).toEqual({
+    expect((await api(server.url, '/api/admin/stats', { cookie: server.cookie })).body).toEqual({
       total: 0, pending: 0, approved: 0, rejected: 0, photos: 0, videos: 0, totalBytes: 0, lastUploadAt: null, perHour: [],
     })
   })
@@ -244,11 +220,11 @@ describe('stats', () => {
     // Approved: three photos and two videos; then one photo rejected.
     for (let i = 0; i < 3; i++) seeded.push(await seedPhoto(server.url))
     seeded.push(await seedVideo(server.url, { size: 3000 }), await seedVideo(server.url, { size: 5000 }))
-    await api(server.url, `/api/admin/uploads/${seeded[0]!.id}/reject`, { method: 'POST', cookie })
+    await api(server.url, `/api/admin/uploads/${seeded[0]!.id}/reject`, { method: 'POST', cookie: server.cookie })
     // Pending: one photo, one video.
-    await setModeration(server.url, cookie, 'pre')
+    await setModeration(server.url, server.cookie, 'pre')
     seeded.push(await seedPhoto(server.url), await seedVideo(server.url, { size: 7000 }))
-    await setModeration(server.url, cookie, 'post')
+    await setModeration(server.url, server.cookie, 'post')
     sizes.push(...seeded.map(s => s.bytes.length))
     // Never counted: initialised only, and sent but never confirmed.
     await seedUnconfirmed(server.url)
@@ -257,14 +233,14 @@ describe('stats', () => {
 
     expect((await api(server.url, '/api/stats')).body).toEqual({ approved: 4, photos: 2, videos: 2 })
 
-    const list = (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items as any[]
+    const list = (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items as any[]
     expect(list).toHaveLength(7)
     const hours = new Map<string, number>()
     for (const item of list) {
       const hour = `${item.createdAt.slice(0, 13)}:00:00.000Z`
       hours.set(hour, (hours.get(hour) ?? 0) + 1)
     }
-    const stats = await api(server.url, '/api/admin/stats', { cookie })
+    const stats = await api(server.url, '/api/admin/stats', { cookie: server.cookie })
     expect(stats.status).toBe(200)
     expect(stats.body).toEqual({
       total: 7,

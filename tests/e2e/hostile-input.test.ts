@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { createClient } from '@libsql/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
-import { derivationSettled } from '../helpers/seed'
-import { jpeg } from '../helpers/fixtures'
-import { uploadFile } from '../helpers/uploads'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import type { TestServer } from '../support/server'
+import { derivationSettled } from '../support/seed'
+import { jpeg } from '../support/fixtures'
+import { uploadFile } from '../support/uploads'
 import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 /** A digest of every row that matters: a refused request must leave it exactly as it was. */
@@ -108,14 +109,11 @@ const CASES: Case[] = [
 ]
 
 describe('hostile input', () => {
-  let server: TestServer
-  let cookie: string
+  const server = useTestServer({ admin: true, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' } })
   let before: string
   let uploadId: string
 
   beforeAll(async () => {
-    server = await startServer({ RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' })
-    cookie = await login(server.url)
     const photo = await jpeg()
     uploadId = (await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })).init.id
     // Derivation writes to the row in the background: let it finish before taking the snapshot.
@@ -126,15 +124,12 @@ describe('hostile input', () => {
     }
     before = await snapshot(server)
   })
-  afterAll(async () => {
-    await server?.stop()
-  })
 
   it.each(CASES.map(c => [c.name, c] as const))('%s', async (_name, c) => {
     const response = await api(server.url, c.path, {
       method: c.method,
       body: c.body,
-      cookie: c.admin ? cookie : undefined,
+      cookie: c.admin ? server.cookie : undefined,
       headers: c.body !== undefined ? { 'content-type': c.contentType ?? 'application/json' } : {},
     })
     expect(response.status).toBe(c.status)
@@ -143,7 +138,7 @@ describe('hostile input', () => {
 
   it('a bad PATCH of a real upload is refused too', async () => {
     for (const body of [{ author: 'a'.repeat(AUTHOR_MAX_LENGTH + 1) }, { message: 5 }, { status: 'approved' }, { author: 'x\u0000' }]) {
-      const response = await api(server.url, `/api/admin/uploads/${uploadId}`, { method: 'PATCH', json: body, cookie })
+      const response = await api(server.url, `/api/admin/uploads/${uploadId}`, { method: 'PATCH', json: body, cookie: server.cookie })
       expect(response.status).toBe(400)
       expect(response.body.data.code).toBe('INVALID_REQUEST')
     }

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import exifReader from 'exif-reader'
 import sharp from 'sharp'
-import { api } from '../helpers/http'
-import { startServer, type TestServer } from '../helpers/server'
-import { jpeg, jpegWithGps, mp4 } from '../helpers/fixtures'
-import { putBytes, uploadFile } from '../helpers/uploads'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { startServer } from '../support/server'
+import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
+import { putBytes, uploadFile } from '../support/uploads'
 
 describe('local storage driver', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   const init = (body: Record<string, unknown>) =>
     api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', ...body } })
@@ -118,13 +113,7 @@ describe('local storage driver', () => {
 })
 
 describe('derived images', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   it('the display image of a GPS-tagged JPEG has no metadata at all and is upright', async () => {
     const original = await jpegWithGps(64, 32)

@@ -1,8 +1,9 @@
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
 import { decodeQr, pdfFonts, pdfInfo, pdfPagePng, pdfText, quietZone, rgba } from '../helpers/qr'
-import { startServer, type TestServer } from '../helpers/server'
+import type { TestServer } from '../support/server'
 
 interface Answer { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }
 
@@ -26,16 +27,7 @@ function get(server: TestServer, path: string, headers: Record<string, string> =
 const qrPath = (params: Record<string, string>) => `/api/qrcode?${new URLSearchParams(params)}`
 
 describe('GET /api/qrcode', () => {
-  let server: TestServer
-  let cookie: string
-
-  beforeAll(async () => {
-    server = await startServer()
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer({ admin: true })
 
   describe('PNG', () => {
     it('is the default: an 800 px wide PNG with a quiet zone, encoding the request origin + /enviar', async () => {
@@ -112,7 +104,7 @@ describe('GET /api/qrcode', () => {
 
   describe('PDF card', () => {
     it('is one A6 page with the names, the date in dd/mm/aaaa, the instruction and the address, fonts embedded', async () => {
-      const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', cookie, json: { coupleNames: 'Ana & João', eventDate: '2026-12-12' } })
+      const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João', eventDate: '2026-12-12' } })
       expect(patch.status).toBe(200)
 
       const res = await get(server, qrPath({ format: 'pdf' }))
@@ -133,7 +125,7 @@ describe('GET /api/qrcode', () => {
     })
 
     it('leaves the date out when none is set, and encodes an override', async () => {
-      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie, json: { coupleNames: 'Ana & João', eventDate: null } })
+      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João', eventDate: null } })
       const url = `${server.url}/enviar?origem=mesa`
       const res = await get(server, qrPath({ format: 'pdf', url }))
       expect(res.status).toBe(200)
@@ -169,13 +161,13 @@ describe('GET /api/qrcode', () => {
 
     it('encodes another site\'s URL for an admin', async () => {
       const url = 'https://example.com/enviar?evento=1'
-      const res = await get(server, qrPath({ url }), { cookie })
+      const res = await get(server, qrPath({ url }), { cookie: server.cookie })
       expect(res.status).toBe(200)
       expect(await decodeQr(res.body)).toBe(url)
     })
 
     it('still refuses a javascript: URL for an admin', async () => {
-      const res = await api(server.url, qrPath({ url: 'javascript:alert(1)' }), { cookie })
+      const res = await api(server.url, qrPath({ url: 'javascript:alert(1)' }), { cookie: server.cookie })
       expect(res.status).toBe(400)
       expect(res.body.data.code).toBe('URL_NOT_ALLOWED')
     })
@@ -201,12 +193,12 @@ describe('GET /api/qrcode', () => {
     })
 
     it('gives the card a new ETag when the names change, and has it revalidated every time', async () => {
-      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie, json: { coupleNames: 'Ana & João' } })
+      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João' } })
       const before = await get(server, qrPath({ format: 'pdf' }))
       expect(before.headers['cache-control']).toBe('private, no-cache')
       expect((await get(server, qrPath({ format: 'pdf' }), { 'if-none-match': before.headers.etag as string })).status).toBe(304)
 
-      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie, json: { coupleNames: 'Ana & Bruno' } })
+      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & Bruno' } })
       const after = await get(server, qrPath({ format: 'pdf' }), { 'if-none-match': before.headers.etag as string })
       expect(after.status).toBe(200)
       expect(after.headers.etag).not.toBe(before.headers.etag)
@@ -222,13 +214,7 @@ describe('GET /api/qrcode', () => {
 })
 
 describe('GET /api/qrcode behind a trusted proxy (TRUST_PROXY set)', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer({ TRUST_PROXY: 'x-forwarded-for' })
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer({ env: { TRUST_PROXY: 'x-forwarded-for' } })
 
   it('encodes the address the proxy says the guest used', async () => {
     const headers = { 'x-forwarded-host': 'fotos.example.com', 'x-forwarded-proto': 'https' }

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../helpers/http'
-import { freePort } from '../helpers/ports'
-import { ADMIN_EMAIL, startServer } from '../helpers/server'
+import { api } from '../support/http'
+import { freePort } from '../support/ports'
+import { ADMIN_EMAIL, startServer } from '../support/server'
 
 describe('upload rate limits', () => {
   it('init and confirm are limited per client with 429 RATE_LIMITED and retry-after; X-Forwarded-For does not reset them', async () => {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { ADMIN_PASSWORD, ROOT, SESSION_SECRET, startServer } from '../helpers/server'
+import { api, login } from '../support/http'
+import { ADMIN_PASSWORD, ROOT, SESSION_SECRET, startServer } from '../support/server'
 
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {

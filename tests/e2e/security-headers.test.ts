@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type TestServer } from '../helpers/server'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
 
 describe('security headers', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startServer()
-  })
-  afterAll(async () => {
-    await server?.stop()
-  })
+  const server = useTestServer()
 
   it('pages carry a nonce policy that covers every script Nuxt wrote, and no unsafe-inline scripts', async () => {
     const response = await fetch(`${server.url}/`)

@@ -1,49 +1,37 @@
 import { createServer, type Server } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer } from '../helpers/server'
-import { localProbe, s3Probe } from '../helpers/storage'
-import { jpeg, mp4 } from '../helpers/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../helpers/uploads'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { startServer } from '../support/server'
+import { jpeg, mp4 } from '../support/fixtures'
+import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
 
 describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
-  let s3: TestS3 | undefined
-  afterAll(async () => {
-    await s3?.stop()
-  })
+  const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '2', SWEEP_INTERVAL_SECONDS: '1' } })
 
   it('removes records never confirmed past the limit, with their bytes and open multipart uploads; keeps confirmed ones', async () => {
-    s3 = driver === 's3' ? await startS3() : undefined
-    const server = await startServer({ ...s3?.env, UPLOAD_STALE_AFTER_SECONDS: '2', SWEEP_INTERVAL_SECONDS: '1' })
-    const probe = s3 ? s3Probe(s3) : localProbe(server.mediaDir)
-    try {
-      const photo = await jpeg()
-      const stale = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: photo.length } })).body
-      expect((await putBytes(stale.upload.url, photo, stale.upload.headers)).status).toBe(200)
-      const bytes = mp4(55 * 1024 * 1024)
-      const parts = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'v.mp4', contentType: 'video/mp4', size: bytes.length, durationSec: 5 } })).body
-      await sendParts(parts, bytes, [1])
-      const kept = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
-      expect(await probe.exists(keyOfUrl(stale.upload.url))).toBe(true)
-      expect(await probe.openMultipartUploads()).toBe(1)
+    const photo = await jpeg()
+    const stale = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: photo.length } })).body
+    expect((await putBytes(stale.upload.url, photo, stale.upload.headers)).status).toBe(200)
+    const bytes = mp4(55 * 1024 * 1024)
+    const parts = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'v.mp4', contentType: 'video/mp4', size: bytes.length, durationSec: 5 } })).body
+    await sendParts(parts, bytes, [1])
+    const kept = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
+    expect(await server.probe.exists(keyOfUrl(stale.upload.url))).toBe(true)
+    expect(await server.probe.openMultipartUploads()).toBe(1)
 
-      let gone = false
-      for (let i = 0; i < 80 && !gone; i++) {
-        await new Promise(resolve => setTimeout(resolve, 100))
-        // refresh changes nothing, so polling with it cannot rescue the record.
-        gone = (await api(server.url, `/api/uploads/${stale.id}/refresh`, { method: 'POST' })).status === 404
-          && (await api(server.url, `/api/uploads/${parts.id}/refresh`, { method: 'POST' })).status === 404
-      }
-      expect(gone).toBe(true)
-      expect(await probe.exists(keyOfUrl(stale.upload.url))).toBe(false)
-      expect(await probe.openMultipartUploads()).toBe(0)
-      expect(await probe.exists(keyOfUrl(kept.init.upload.url))).toBe(true)
-      expect((await api(server.url, `/api/uploads/${kept.init.id}/confirm`, { method: 'POST' })).body.status).toBe('approved')
+    let gone = false
+    for (let i = 0; i < 80 && !gone; i++) {
+      await new Promise(resolve => setTimeout(resolve, 100))
+      // refresh changes nothing, so polling with it cannot rescue the record.
+      gone = (await api(server.url, `/api/uploads/${stale.id}/refresh`, { method: 'POST' })).status === 404
+        && (await api(server.url, `/api/uploads/${parts.id}/refresh`, { method: 'POST' })).status === 404
     }
-    finally {
-      await server.stop()
-    }
+    expect(gone).toBe(true)
+    expect(await server.probe.exists(keyOfUrl(stale.upload.url))).toBe(false)
+    expect(await server.probe.openMultipartUploads()).toBe(0)
+    expect(await server.probe.exists(keyOfUrl(kept.init.upload.url))).toBe(true)
+    expect((await api(server.url, `/api/uploads/${kept.init.id}/confirm`, { method: 'POST' })).body.status).toBe('approved')
   })
 })
 

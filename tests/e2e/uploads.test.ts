@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../helpers/http'
-import { startS3, type TestS3 } from '../helpers/s3'
-import { startServer, type TestServer } from '../helpers/server'
-import { localProbe, s3Probe, type StorageProbe } from '../helpers/storage'
-import { html, jpeg, mp4, png } from '../helpers/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../helpers/uploads'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { html, jpeg, mp4, png } from '../support/fixtures'
+import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
 import { AUTHOR_MAX_LENGTH } from '../../shared/limits'
 
 const MiB = 1024 * 1024
 
 // The same suite against both drivers: the local disk and a real S3-compatible server (s3rver).
 describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) => {
-  let server: TestServer
-  let s3: TestS3 | undefined
-  let probe: StorageProbe
-  let cookie: string
-
-  beforeAll(async () => {
-    s3 = driver === 's3' ? await startS3() : undefined
-    server = await startServer(s3?.env ?? {})
-    probe = s3 ? s3Probe(s3) : localProbe(server.mediaDir)
-    cookie = await login(server.url)
-  })
-  afterAll(async () => {
-    await server?.stop()
-    await s3?.stop()
-  })
+  const server = useTestServer({ s3: driver === 's3', admin: true })
 
   const setEvent = (patch: Record<string, unknown>) =>
-    api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie })
+    api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie: server.cookie })
   const init = (body: Record<string, unknown>) =>
     api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'IMG_0001.JPG', author: 'Ana', message: '', ...body } })
 
@@ -98,7 +82,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect(confirm.status).toBe(200)
     expect(confirm.body).toEqual({ id: created.id, status: 'approved' })
     const key = keyOfUrl(created.upload.url)
-    expect((await probe.read(key)).equals(bytes)).toBe(true)
+    expect((await server.probe.read(key)).equals(bytes)).toBe(true)
     // Confirming twice answers the same result again.
     expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST', json: {} })).body).toEqual({ id: created.id, status: 'approved' })
   })
@@ -112,10 +96,10 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect(confirm.status).toBe(200)
     expect(confirm.body).toEqual({ id: created.id, status: 'pending' })
     const key = keyOfUrl(created.upload.parts[0].url)
-    const stored = await probe.read(key)
+    const stored = await server.probe.read(key)
     expect(stored.length).toBe(bytes.length)
     expect(stored.equals(bytes)).toBe(true)
-    expect(await probe.openMultipartUploads()).toBe(0)
+    expect(await server.probe.openMultipartUploads()).toBe(0)
     await setEvent({ moderation: 'post' })
   })
 
@@ -159,7 +143,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     }
     const confirm = await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
     expect([confirm.status, confirm.body.data.code]).toEqual([422, 'CONTENT_MISMATCH'])
-    expect(await probe.exists(key)).toBe(false)
+    expect(await server.probe.exists(key)).toBe(false)
     expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(404)
   })
 
@@ -170,7 +154,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     const confirm = await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
     expect(confirm.status).toBe(422)
     expect(confirm.body.data.code).toBe('CONTENT_MISMATCH')
-    expect(await probe.exists(key)).toBe(false)
+    expect(await server.probe.exists(key)).toBe(false)
     expect((await api(server.url, `/api/uploads/${created.id}/abort`, { method: 'POST' })).status).toBe(404)
   })
 
@@ -198,7 +182,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     await sendParts(created, bytes)
     const answers = await Promise.all(Array.from({ length: 10 }, () => api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })))
     expect(answers.map(a => a.status)).toEqual(Array(10).fill(200))
-    expect((await probe.read(keyOfUrl(created.upload.parts[0].url))).equals(bytes)).toBe(true)
+    expect((await server.probe.read(keyOfUrl(created.upload.parts[0].url))).equals(bytes)).toBe(true)
   })
 
   it('abort mid-multipart removes the record and the parts; abort after confirm is 409', async () => {
@@ -208,7 +192,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     const aborted = await api(server.url, `/api/uploads/${created.id}/abort`, { method: 'POST' })
     expect(aborted.status).toBe(200)
     expect(aborted.body).toEqual({ id: created.id, aborted: true })
-    expect(await probe.openMultipartUploads()).toBe(0)
+    expect(await server.probe.openMultipartUploads()).toBe(0)
     expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(404)
 
     const photo = await jpeg()
@@ -233,7 +217,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === created.id)
     expect(item.kind).toBe('video')
     expect(item.thumbUrl).toMatch(/-poster\.jpg$/)
-    expect((await probe.read(keyOfUrl(signed.body.upload.url))).equals(poster)).toBe(true)
+    expect((await server.probe.read(keyOfUrl(signed.body.upload.url))).equals(poster)).toBe(true)
 
     const late = await api(server.url, `/api/uploads/${created.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: 10 } })
     expect([late.status, late.body.data.code]).toEqual([409, 'ALREADY_CONFIRMED'])
@@ -252,7 +236,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(200)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === created.id)
     expect(item.thumbUrl).toBeNull()
-    expect(await probe.exists(keyOfUrl(signed.upload.url))).toBe(false)
+    expect(await server.probe.exists(keyOfUrl(signed.upload.url))).toBe(false)
   })
 
   it('unknown and malformed ids are 404 on confirm, abort and refresh', async () => {

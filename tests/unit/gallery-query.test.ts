@@ -1,25 +1,31 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { fillPlaceholders } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createStorage } from 'unstorage'
+import fsLiteDriver from 'unstorage/drivers/fs-lite'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as schema from '../../db/schema'
 import { galleryPageQuery } from '../../server/utils/uploads/gallery'
-import { ROOT } from '../helpers/server'
+import { applyMigrations } from '../../server/utils/migrations'
+import { ROOT } from '../support/server'
 
 const client = createClient({ url: ':memory:' })
 const db = drizzle(client, { schema })
 
-beforeAll(async () => {
-  const dir = join(ROOT, 'db/migrations')
-  for (const file of readdirSync(dir).filter(name => name.endsWith('.sql')).sort()) {
-    for (const statement of readFileSync(join(dir, file), 'utf8').split('--> statement-breakpoint')) {
-      if (statement.trim()) await client.execute(statement)
-    }
-  }
+// The schema comes from the server's own migration runner. In the server, Nitro hands it
+// db/migrations as the server asset `assets:migrations` (nuxt.config.ts); outside Nitro, the same
+// folder through unstorage's file-system driver stands in for Nitro's `useStorage`.
+vi.stubGlobal('useStorage', (base: string) => {
+  expect(base).toBe('assets:migrations')
+  return createStorage({ driver: fsLiteDriver({ base: join(ROOT, 'db/migrations') }) })
 })
-afterAll(() => client.close())
+
+beforeAll(() => applyMigrations(db))
+afterAll(() => {
+  vi.unstubAllGlobals()
+  client.close()
+})
 
 async function plan(query: { toSQL(): { sql: string, params: unknown[] } }, values: Record<string, unknown>): Promise<string> {
   const { sql, params } = query.toSQL()

@@ -23,8 +23,3 @@ export async function assertStorageReachable(): Promise<void> {
     })
   return checking
 }
-
-/** Forget the last good ping (after a storage error seen elsewhere). */
-export function storageFailed(): void {
-  healthyUntil = 0
-}

@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http'
 import { Transform } from 'node:stream'
-import { freePort } from '../../helpers/ports'
+import { freePort } from '../../support/ports'
 
 /** One request that went through the proxy, as the server saw it. */
 export interface SeenRequest {

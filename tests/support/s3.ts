@@ -83,6 +83,8 @@ export async function startS3(reuse?: { port: number, directory: string }): Prom
   // Koa composes its middleware when it starts listening: this runs before s3rver's router.
   ;(server as unknown as { middleware: unknown[] }).middleware.unshift(multipartExtensions(directory))
   await server.run()
+  // A test may stop the storage itself (an outage) before its clean-up stops it again.
+  let closed: Promise<void> | undefined
   const endpoint = `http://127.0.0.1:${port}`
   return {
     port,
@@ -96,6 +98,6 @@ export async function startS3(reuse?: { port: number, directory: string }): Prom
       S3_SECRET_ACCESS_KEY: S3_SECRET,
       S3_FORCE_PATH_STYLE: 'true',
     },
-    stop: () => server.close(),
+    stop: () => closed ??= server.close(),
   }
 }

@@ -1,4 +1,4 @@
-import { expect } from 'vitest'
+import assert from 'node:assert/strict'
 import { api } from './http'
 
 export interface InitBody {
@@ -26,7 +26,7 @@ export async function sendParts(init: any, bytes: Buffer, only?: number[]) {
     if (only && !only.includes(part.partNumber)) continue
     const start = (part.partNumber - 1) * init.upload.partSize
     const response = await putBytes(part.url, bytes.subarray(start, start + part.size))
-    expect(response.status, `part ${part.partNumber}`).toBe(200)
+    assert.equal(response.status, 200, `part ${part.partNumber} answered ${response.status}`)
   }
 }
 
@@ -36,18 +36,18 @@ export async function uploadFile(base: string, bytes: Buffer, body: InitBody, op
     method: 'POST',
     json: { fileName: 'file.bin', author: 'Maria', message: 'Parabéns!', ...body, size: body.size ?? bytes.length },
   })
-  expect(init.status, JSON.stringify(init.body)).toBe(201)
+  assert.equal(init.status, 201, `init answered ${init.status}: ${JSON.stringify(init.body)}`)
   if (init.body.upload.type === 'single') {
     const response = await putBytes(init.body.upload.url, bytes, init.body.upload.headers)
-    expect(response.status).toBe(200)
+    assert.equal(response.status, 200)
   }
   else {
     await sendParts(init.body, bytes)
   }
   if (options.poster) {
     const signed = await api(base, `/api/uploads/${init.body.id}/poster`, { method: 'POST', json: { contentType: 'image/jpeg', size: options.poster.length } })
-    expect(signed.status, JSON.stringify(signed.body)).toBe(200)
-    expect((await putBytes(signed.body.upload.url, options.poster, signed.body.upload.headers)).status).toBe(200)
+    assert.equal(signed.status, 200, `poster answered ${signed.status}: ${JSON.stringify(signed.body)}`)
+    assert.equal((await putBytes(signed.body.upload.url, options.poster, signed.body.upload.headers)).status, 200)
   }
   const confirm = await api(base, `/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
   return { init: init.body, confirm }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import sharp from 'sharp'
 
 /** A real 2-second H.264 MP4 (320×240) that Chromium decodes and reads the duration of. */
-export const CLIP = resolve(import.meta.dirname, '../../fixtures/clip-2s.mp4')
+export const CLIP = resolve(import.meta.dirname, '../fixtures/clip-2s.mp4')
 export const CLIP_DURATION_SEC = 2
 
 export const MiB = 1024 * 1024

@@ -1,5 +1,5 @@
 import { createClient, type Client } from '@libsql/client'
-import { expect } from 'vitest'
+import assert from 'node:assert/strict'
 import { jpeg, mp4 } from './fixtures'
 import { api } from './http'
 import { keyOfUrl, uploadFile } from './uploads'
@@ -26,7 +26,7 @@ export async function seedPhoto(base: string, fields: { author?: string, message
   const { init, confirm } = await uploadFile(base, bytes, {
     contentType: 'image/jpeg', size: bytes.length, author: fields.author ?? 'Maria', message: fields.message ?? '', fileName: fields.fileName ?? 'IMG_0001.JPG',
   })
-  expect(confirm.status).toBe(200)
+  assert.equal(confirm.status, 200)
   await derivationSettled(base)
   return { id: init.id, bytes, key: keyOfUrl(init.upload.url), status: confirm.body.status }
 }
@@ -50,7 +50,7 @@ export async function seedVideo(base: string, fields: { author?: string, message
   const { init, confirm } = await uploadFile(base, bytes, {
     contentType: 'video/mp4', size: bytes.length, durationSec: 3, author: fields.author ?? 'Pedro', message: fields.message ?? '', fileName: 'VID.MP4',
   })
-  expect(confirm.status).toBe(200)
+  assert.equal(confirm.status, 200)
   return { id: init.id, bytes, key: keyOfUrl(init.upload.url), status: confirm.body.status }
 }
 
@@ -58,13 +58,13 @@ export async function seedVideo(base: string, fields: { author?: string, message
 export async function seedUnconfirmed(base: string, author = 'Nunca Confirmado'): Promise<string> {
   const bytes = await distinctJpeg()
   const init = await api(base, '/api/uploads/init', { method: 'POST', json: { fileName: 'x.jpg', contentType: 'image/jpeg', size: bytes.length, author } })
-  expect(init.status).toBe(201)
+  assert.equal(init.status, 201)
   return init.body.id
 }
 
 export async function setModeration(base: string, cookie: string, moderation: 'pre' | 'post') {
   const response = await api(base, '/api/admin/event', { method: 'PATCH', json: { moderation }, cookie })
-  expect(response.status).toBe(200)
+  assert.equal(response.status, 200)
 }
 
 /** Runs `work` in batches of `size` at a time (the server has two cores too). */
@@ -86,7 +86,7 @@ export async function waitForDerived(base: string, cookie: string, id: string): 
   const deadline = Date.now() + 20_000
   for (;;) {
     const record = await adminRecord(base, cookie, id)
-    expect(record.status).toBe(200)
+    assert.equal(record.status, 200)
     if (record.body.thumbUrl !== record.body.url) return record.body
     if (Date.now() > deadline) throw new Error(`photo ${id} was never derived`)
     await new Promise(resolve => setTimeout(resolve, 100))

@@ -1,9 +1,9 @@
+import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { expect } from 'vitest'
-import type { GalleryItem } from '../../../shared/schemas/gallery'
-import { api } from '../../helpers/http'
-import { waitForDerived } from '../../helpers/seed'
-import { uploadFile } from '../../helpers/uploads'
+import type { GalleryItem } from '#shared/schemas/gallery'
+import { api } from './http'
+import { waitForDerived } from './seed'
+import { uploadFile } from './uploads'
 import { CLIP, CLIP_DURATION_SEC, labelledJpeg } from './media'
 
 /** What a guest sent, as the tests compare it with the pages. */
@@ -54,7 +54,7 @@ export async function guestUpload(
     message,
     ...(kind === 'video' ? { durationSec: CLIP_DURATION_SEC } : {}),
   }, { poster })
-  expect(confirm.status, JSON.stringify(confirm.body)).toBe(200)
+  assert.equal(confirm.status, 200, `confirm answered ${confirm.status}: ${JSON.stringify(confirm.body)}`)
   if (kind === 'photo' && fields.derived !== false) await waitForDerived(base, cookie, init.id)
   return { id: init.id, kind, author, message, status: confirm.body.status }
 }
@@ -75,11 +75,11 @@ export async function seedGallery(base: string, cookie: string, count: number): 
           message: i % 2 ? `Mensagem número ${i} para os noivos` : '',
           derived: false,
         })
-    expect(upload.status).toBe('approved')
+    assert.equal(upload.status, 'approved')
     sent.unshift(upload)
   }
   await Promise.all(sent.filter(upload => upload.kind === 'photo').map(upload => waitForDerived(base, cookie, upload.id)))
-  expect((await galleryItems(base)).map(item => item.id)).toEqual(sent.map(upload => upload.id))
+  assert.deepEqual((await galleryItems(base)).map(item => item.id), sent.map(upload => upload.id))
   return sent
 }
 
@@ -89,7 +89,7 @@ export async function galleryItems(base: string): Promise<GalleryItem[]> {
   let cursor: string | null = null
   do {
     const page: { status: number, body: { items: GalleryItem[], nextCursor: string | null } } = await api(base, `/api/gallery?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
-    expect(page.status).toBe(200)
+    assert.equal(page.status, 200)
     items.push(...page.body.items)
     cursor = page.body.nextCursor
   } while (cursor)
