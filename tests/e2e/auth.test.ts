@@ -89,6 +89,12 @@ describe('admin sessions', () => {
     }
   })
 
+  it('a token naming an allowed admin in other case or with spaces is that admin, spelled as the allowed list spells it', async () => {
+    const response = await me(`em_admin=${await token({ sub: `  ${ADMIN_EMAIL.toUpperCase()} ` })}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ email: ADMIN_EMAIL })
+  })
+
   it('logout clears the cookie and revokes the token: a copy of the old cookie answers 401', async () => {
     const cookie = await login(server.url)
     expect((await me(cookie)).status).toBe(200)
