@@ -1,17 +1,11 @@
 import { ErrorCode } from '../../../shared/errors'
 import { loginSchema, normaliseEmail } from '../../../shared/schemas/auth'
 
-const PER_CLIENT = { capacity: 10, refillPerSecond: 1 / 30 }
-const PER_EMAIL = { capacity: 5, refillPerSecond: 1 / 60 }
-
 export default defineEventHandler(async (event) => {
   const body = await readBodyAs(event, loginSchema)
   const email = normaliseEmail(body.email)
   // Taken before the password is looked at: a burst gets no more guesses evaluated than the limit.
-  const buckets = [
-    { name: 'login-client', key: clientKey(event), rule: PER_CLIENT },
-    { name: 'login-email', key: email, rule: PER_EMAIL },
-  ]
+  const buckets = await loginBuckets(event, email)
   await takeTokens(event, buckets)
 
   // Both checks always run, so the answer's timing does not tell which one failed.
@@ -22,5 +16,6 @@ export default defineEventHandler(async (event) => {
   // Failed attempts only count: an admin who types the password right is never slowed down.
   await returnTokens(buckets)
   setSessionCookie(event, await issueSessionToken(email))
+  await setDeviceCookie(event, email)
   return { email }
 })
