@@ -52,7 +52,7 @@ export function setSessionCookie(event: H3Event, token: string) {
     sameSite: 'lax',
     path: '/',
     maxAge: SESSION_MAX_AGE_SECONDS,
-    secure: getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https',
+    secure: isHttpsRequest(event),
   })
 }
 

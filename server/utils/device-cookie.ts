@@ -42,7 +42,7 @@ export async function setDeviceCookie(event: H3Event, email: string): Promise<vo
     sameSite: 'strict',
     path: DEVICE_COOKIE_PATH,
     maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
-    secure: getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https',
+    secure: isHttpsRequest(event),
   })
 }
 

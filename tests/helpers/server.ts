@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { getInsecure } from './https'
 import { freePort } from './ports'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
@@ -54,14 +55,15 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   }
   proc.stdout!.on('data', append)
   proc.stderr!.on('data', append)
-  const url = `http://127.0.0.1:${port}`
+  // With NITRO_SSL_CERT/KEY the server speaks https itself (see helpers/https.ts).
+  const url = `${env.NITRO_SSL_CERT ? 'https' : 'http'}://127.0.0.1:${port}`
   const exited = new Promise<number | null>(resolve => proc.once('exit', code => resolve(code)))
   const deadline = Date.now() + 30_000
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${log}`)
     try {
-      const response = await fetch(`${url}/api/event`)
-      if (response.ok) break
+      const response = await getInsecure(`${url}/api/event`)
+      if (response.status === 200) break
     }
     catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
