@@ -80,6 +80,26 @@ describe('error contract', () => {
     }
   })
 
+  it('a guest who goes away mid-PUT is no error: no [unhandled] line, and the upload can be sent again', async () => {
+    const created = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: 256 * 1024 } })).body
+    const { url, headers } = created.upload
+    await new Promise<void>((resolve) => {
+      // A connection of its own: a kept-alive one the server has since closed would fail before sending.
+      const req = request(url, { method: 'PUT', agent: false, headers: { ...headers, 'content-length': String(256 * 1024) } })
+      req.on('error', () => {})
+      req.on('close', () => resolve())
+      req.write(Buffer.alloc(64 * 1024))
+      // Like a reload: the browser drops the connection with most of the body unsent.
+      setTimeout(() => req.destroy(), 200)
+    })
+    await new Promise(resolve => setTimeout(resolve, 300))
+    // The server did see the abort (one info line), and logged no error for it.
+    expect(server.output()).toMatch(/\[request aborted by the client\] PUT \/media\/orig\/\S+\.jpg\n/)
+    expect(server.output()).not.toMatch(/\[unhandled\]|\[request error\]|sig=/)
+    const photo = Buffer.alloc(256 * 1024)
+    expect((await fetch(url, { method: 'PUT', headers, body: photo })).status).toBe(200)
+  })
+
   it('an unknown /api route is 404 NOT_FOUND in JSON, for any method', async () => {
     for (const method of ['GET', 'POST', 'DELETE']) {
       const response = await api(server.url, '/api/does-not-exist/at/all', { method })
