@@ -38,14 +38,17 @@ export function baseEnv(dir: string, port: number): Record<string, string> {
   }
 }
 
-/** Starts the real built server on a free port with its own database and media folder. */
-export async function startServer(extraEnv: Record<string, string | undefined> = {}, reuseDir?: string): Promise<TestServer> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error('No build: run `npx nuxt build` first (npm test does).')
+/**
+ * Starts the real built server on a free port with its own database and media folder. `entry`:
+ * another build's server (a benchmark comparing an older build with this one).
+ */
+export async function startServer(extraEnv: Record<string, string | undefined> = {}, reuseDir?: string, entry = SERVER_ENTRY): Promise<TestServer> {
+  if (!existsSync(entry)) throw new Error('No build: run `npx nuxt build` first (npm test does).')
   const dir = reuseDir ?? mkdtempSync(join(tmpdir(), 'event-media-'))
   const port = Number(extraEnv.PORT ?? await freePort())
   const env = { ...baseEnv(dir, port), ...extraEnv } as Record<string, string>
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
-  const proc = spawn(process.execPath, [SERVER_ENTRY], {
+  const proc = spawn(process.execPath, [entry], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
