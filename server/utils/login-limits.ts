@@ -1,5 +1,4 @@
 import type { H3Event } from 'h3'
-import type { BucketRule } from './rate-limit'
 
 const PER_CLIENT: BucketRule = { capacity: 10, refillPerSecond: 1 / 30 }
 const PER_EMAIL: BucketRule = { capacity: 5, refillPerSecond: 1 / 60 }

@@ -1,5 +1,4 @@
 import { Redis } from 'ioredis'
-import type { BucketRule } from './rate-limit'
 
 /** One token bucket: a rule applied to one key, e.g. failed logins for one email. */
 export interface LimitBucket {
