@@ -1,13 +1,30 @@
 import type { NitroErrorHandler } from 'nitropack'
+import type { H3Error, H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
 import { isDatabaseBusy } from './utils/db'
 
 /**
+ * The client went away before its request was complete (a guest reloading the page mid-upload):
+ * Node fails the read with ECONNRESET "aborted". Normal on phones, and nobody waits for an answer.
+ */
+function isClientAbort(error: H3Error, event: H3Event): boolean {
+  const cause = (error.cause ?? error) as { code?: unknown }
+  return cause.code === 'ECONNRESET' && !event.node.req.complete
+}
+
+/**
  * Runs before Nuxt's own error handler. A database locked past the busy timeout is a dependency
  * being down, not a bug: the contract's 503, not a 500. (Storage failures are already 503s:
- * StorageUnavailableError is an h3 error.)
+ * StorageUnavailableError is an h3 error.) An aborted request is no error at all: one info line,
+ * not Nitro's `[unhandled]` one.
  */
 const errorHandler: NitroErrorHandler = (error, event, { defaultHandler }) => {
+  if (isClientAbort(error, event)) {
+    // The path without its query: a signed URL's signature is a credential.
+    console.info('[request aborted by the client]', event.method, event.path.split('?')[0])
+    event.node.res.end()
+    return
+  }
   if (!event.path.startsWith('/api/') || !isDatabaseBusy(error)) return
   console.error('[db] busy past the timeout:', event.method, event.path)
   const response = defaultHandler(

@@ -2,4 +2,5 @@
 export default defineEventHandler((event) => {
   setResponseHeaders(event, COMMON_SECURITY_HEADERS)
   setResponseHeader(event, 'content-security-policy', NON_PAGE_CSP)
+  if (isHttpsRequest(event)) setResponseHeader(event, 'strict-transport-security', STRICT_TRANSPORT_SECURITY)
 })

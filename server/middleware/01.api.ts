@@ -9,18 +9,41 @@ function isJsonType(contentType: string | undefined): boolean {
   return essence === 'application/json' || /^application\/[\w.+-]+\+json$/.test(essence)
 }
 
-/** Reads at most `limit` bytes; one more and the request is refused without reading the rest. */
-async function readLimited(event: H3Event, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let total = 0
-  for await (const chunk of event.node.req as AsyncIterable<Buffer>) {
-    total += chunk.length
-    if (total > limit) {
-      throw apiError(413, ErrorCode.BODY_TOO_LARGE, 'Body too large', { limit })
+/**
+ * Reads at most `limit` bytes; one more and the request is refused without reading the rest. The
+ * request is only paused, never destroyed (leaving a `for await` over it would destroy it, and
+ * with it the socket the 413 still has to go out on), and the answer closes the connection, since
+ * the rest of the body would otherwise be read as the next request.
+ */
+function readLimited(event: H3Event, limit: number): Promise<Buffer> {
+  const req = event.node.req
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    const onData = (chunk: Buffer) => {
+      total += chunk.length
+      if (total <= limit) {
+        chunks.push(chunk)
+        return
+      }
+      stop()
+      event.node.res.setHeader('connection', 'close')
+      reject(apiError(413, ErrorCode.BODY_TOO_LARGE, 'Body too large', { limit }))
     }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+    const onEnd = () => {
+      stop()
+      resolve(Buffer.concat(chunks))
+    }
+    const onError = (error: Error) => {
+      stop()
+      reject(error)
+    }
+    function stop() {
+      req.off('data', onData).off('end', onEnd).off('error', onError)
+      req.pause()
+    }
+    req.on('data', onData).on('end', onEnd).on('error', onError)
+  })
 }
 
 /**

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { revokedTokens } from '../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { normaliseEmail } from '#shared/schemas/auth'
 
 export const SESSION_COOKIE = 'em_admin'
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60
@@ -30,7 +31,7 @@ export function passwordMatches(candidate: string): boolean {
 }
 
 export function isAllowedAdmin(email: string): boolean {
-  return useConfig().ALLOWED_ADMIN_EMAILS.includes(email.trim().toLowerCase())
+  return useConfig().ALLOWED_ADMIN_EMAILS.includes(normaliseEmail(email))
 }
 
 export async function issueSessionToken(email: string): Promise<string> {
@@ -51,7 +52,7 @@ export function setSessionCookie(event: H3Event, token: string) {
     sameSite: 'lax',
     path: '/',
     maxAge: SESSION_MAX_AGE_SECONDS,
-    secure: getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https',
+    secure: isHttpsRequest(event),
   })
 }
 
@@ -70,7 +71,8 @@ export async function getAdminSession(event: H3Event): Promise<AdminSession | nu
       audience: AUDIENCE,
       requiredClaims: ['jti', 'exp', 'sub'],
     })
-    const email = payload.sub!
+    // Normalised here too, so the session names the admin exactly as the allowed list does.
+    const email = normaliseEmail(payload.sub!)
     if (!isAllowedAdmin(email)) return null
     const revoked = await useDb().select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, payload.jti!)).get()
     if (revoked) return null

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { normaliseEmail } from '../../shared/schemas/auth'
 
 const emailList = z.string()
-  .transform(value => value.split(',').map(entry => entry.trim().toLowerCase()).filter(Boolean))
+  .transform(value => value.split(',').map(normaliseEmail).filter(Boolean))
   .pipe(z.array(z.email()).min(1, 'at least one email'))
 
 const optional = z.string().trim().min(1).optional().catch(undefined)

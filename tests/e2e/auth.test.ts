@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
-import { api, login } from '../support/http'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer } from '../support/server'
+import { api, login, type JsonResponse } from '../support/http'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer, type TestServer } from '../support/server'
 
 const key = new TextEncoder().encode(SESSION_SECRET)
 
@@ -84,6 +84,12 @@ describe('admin sessions', () => {
     }
   })
 
+  it('a token naming an allowed admin in other case or with spaces is that admin, spelled as the allowed list spells it', async () => {
+    const response = await me(`em_admin=${await token({ sub: `  ${ADMIN_EMAIL.toUpperCase()} ` })}`)
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ email: ADMIN_EMAIL })
+  })
+
   it('logout clears the cookie and revokes the token: a copy of the old cookie answers 401', async () => {
     const cookie = await login(server.url)
     expect((await me(cookie)).status).toBe(200)
@@ -142,6 +148,121 @@ describe('admin sessions behind a trusted proxy', () => {
     }
     finally {
       await server.stop()
+    }
+  })
+})
+
+/** The `name=value` pair of the cookie `name` that a response sets, or undefined. */
+function setCookie(response: JsonResponse, name: string): string | undefined {
+  return response.headers.getSetCookie().find(cookie => cookie.startsWith(`${name}=`))
+}
+
+const pair = (cookie: string) => cookie.split(';')[0]!
+
+describe('admins cannot be locked out: device cookies', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer({ TRUST_PROXY: 'x-forwarded-for' })
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  const attempt = (email: string, password: string, address: string, cookie?: string) =>
+    api(server.url, '/api/admin/login', { method: 'POST', json: { email, password }, headers: { 'x-forwarded-for': address }, cookie })
+
+  /** Wrong passwords for `email`, each from the next address, until the answer is 429; the 401s it took. */
+  async function flood(email: string, addresses: (i: number) => string): Promise<number> {
+    for (let i = 0; i < 50; i++) {
+      const response = await attempt(email, `guess-${i}`, addresses(i))
+      if (response.status === 429) return i
+      expect(response.status).toBe(401)
+    }
+    throw new Error('never limited')
+  }
+
+  it('a login sets a signed, HttpOnly, Strict device cookie for 180 days, sent only to the login, that logout leaves', async () => {
+    const response = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, '203.0.113.10')
+    expect(response.status).toBe(200)
+    const device = setCookie(response, 'em_device')!
+    expect(device).toMatch(/^em_device=[\w-]+\.[\w-]+\.[\w-]+;/)
+    expect(device).toContain('Max-Age=15552000')
+    expect(device).toContain('Path=/api/admin/login')
+    expect(device).toContain('HttpOnly')
+    expect(device).toContain('SameSite=Strict')
+    expect(device).not.toContain('Secure')
+    // It is not a session.
+    expect((await api(server.url, '/api/admin/me', { cookie: `em_admin=${pair(device).slice('em_device='.length)}` })).status).toBe(401)
+    const out = await api(server.url, '/api/admin/logout', { method: 'POST', cookie: pair(setCookie(response, 'em_admin')!) })
+    expect(out.status).toBe(200)
+    expect(setCookie(out, 'em_device')).toBeUndefined()
+  })
+
+  it('a device cookie helps only the email it names, and only as signed', async () => {
+    const admin = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, '203.0.113.30')
+    const adminDevice = pair(setCookie(admin, 'em_device')!)
+    const session = pair(setCookie(admin, 'em_admin')!)
+    const target = 'second@example.com'
+    expect(await flood(target, i => `198.51.100.${i + 1}`)).toBe(5)
+    const [header, payload, signature] = adminDevice.slice('em_device='.length).split('.')
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString())
+    const retargeted = `em_device=${header}.${Buffer.from(JSON.stringify({ ...claims, sub: target })).toString('base64url')}.${signature}`
+    const otherKey = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('event-media').setAudience('event-media-device')
+      .setSubject(target).setJti(crypto.randomUUID()).setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-that-is-long-enough-000000'))
+    const sessionAsDevice = `em_device=${session.slice('em_admin='.length)}`
+    for (const cookie of [adminDevice, retargeted, `em_device=${otherKey}`, sessionAsDevice, 'em_device=garbage']) {
+      const response = await attempt(target, ADMIN_PASSWORD, '203.0.113.31', cookie)
+      expect(response.status, cookie).toBe(429)
+      expect(response.body.data.code).toBe('RATE_LIMITED')
+    }
+  })
+
+  it('after a flood of wrong passwords for the admin\'s email from everywhere, the admin\'s own device still logs in at once', async () => {
+    const adminAddress = '203.0.113.20'
+    // The admin logged in on this tablet before the attack.
+    const earlier = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, adminAddress)
+    expect(earlier.status).toBe(200)
+    const device = pair(setCookie(earlier, 'em_device')!)
+
+    // The attacker floods the email from many addresses, then the admin's own (the venue's Wi-Fi).
+    expect(await flood(ADMIN_EMAIL, i => `198.51.100.${i + 1}`)).toBe(5)
+    for (let i = 0; i < 10; i++) expect((await attempt(`someone-${i}@example.com`, 'x', adminAddress)).status).toBe(401)
+    expect((await attempt('someone@example.com', 'x', adminAddress)).status).toBe(429)
+
+    // Unknown clients stay limited, even with the right password: guessing stays slow.
+    const stranger = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, '192.0.2.99')
+    expect(stranger.status).toBe(429)
+    expect(stranger.body.data.code).toBe('RATE_LIMITED')
+    expect((await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, adminAddress)).status).toBe(429)
+
+    // The admin's device: at once, from the flooded address.
+    const back = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, adminAddress, device)
+    expect(back.status).toBe(200)
+    expect(back.body).toEqual({ email: ADMIN_EMAIL })
+    const session = pair(setCookie(back, 'em_admin')!)
+    expect((await api(server.url, '/api/admin/me', { cookie: session })).body).toEqual({ email: ADMIN_EMAIL })
+    // And the device cookie is renewed.
+    expect(setCookie(back, 'em_device')).toMatch(/^em_device=/)
+  })
+
+  it('a known device has its own failure limit: five wrong passwords, then 429 whatever the password, and no one else pays for them', async () => {
+    const third = 'third@example.com'
+    const restarted = await startServer({ TRUST_PROXY: 'x-forwarded-for', ALLOWED_ADMIN_EMAILS: `${ADMIN_EMAIL}, ${third}` })
+    try {
+      const send = (password: string, address: string, cookie?: string) =>
+        api(restarted.url, '/api/admin/login', { method: 'POST', json: { email: third, password }, headers: { 'x-forwarded-for': address }, cookie })
+      const device = pair(setCookie(await send(ADMIN_PASSWORD, '203.0.113.40'), 'em_device')!)
+      const statuses = []
+      for (let i = 0; i < 6; i++) statuses.push((await send(`stolen-${i}`, `198.51.100.${100 + i}`, device)).status)
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429])
+      const locked = await send(ADMIN_PASSWORD, '203.0.113.40', device)
+      expect(locked.status).toBe(429)
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      // The email's own limit was not touched by the device's failures.
+      expect((await send(ADMIN_PASSWORD, '203.0.113.41')).status).toBe(200)
+    }
+    finally {
+      await restarted.stop()
     }
   })
 })

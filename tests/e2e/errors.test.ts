@@ -1,18 +1,18 @@
-import { request } from 'node:http'
+import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { createClient } from '@libsql/client'
 import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 
 /** A request with full control over headers and body framing (chunked, lying content-length). */
-function raw(url: string, path: string, opts: { method: string, headers: Record<string, string>, chunks: Buffer[] }) {
-  return new Promise<{ status: number, body: any }>((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: opts.method, headers: opts.headers }, (res) => {
+function raw(url: string, path: string, opts: { method: string, headers: Record<string, string>, chunks: Buffer[], agent?: Agent }) {
+  return new Promise<{ status: number, headers: IncomingHttpHeaders, body: any }>((resolve, reject) => {
+    const req = request(`${url}${path}`, { method: opts.method, headers: opts.headers, agent: opts.agent }, (res) => {
       let text = ''
       res.on('data', (chunk) => {
         text += chunk
       })
-      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : null }))
     })
     req.on('error', reject)
     for (const chunk of opts.chunks) req.write(chunk)
@@ -49,6 +49,49 @@ describe('error contract', () => {
     })
     expect(chunked.status).toBe(413)
     expect(chunked.body.data.code).toBe('BODY_TOO_LARGE')
+  })
+
+  it('a chunked body over 64 KiB is refused with connection: close, and the next request on the same agent is answered', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      const refused = await raw(server.url, '/api/uploads/init', {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        chunks: Array.from({ length: 20 }, () => Buffer.from('x'.repeat(8192))),
+      })
+      expect(refused.status).toBe(413)
+      expect(refused.body.data).toEqual({ code: 'BODY_TOO_LARGE', limit: 65536 })
+      // The unread rest of the body must not be taken for the next request: the server says so.
+      expect(refused.headers.connection).toBe('close')
+      const next = await raw(server.url, '/api/event', { method: 'GET', agent, headers: {}, chunks: [] })
+      expect(next.status).toBe(200)
+      await new Promise(resolve => setTimeout(resolve, 200))
+      expect(server.output()).not.toMatch(/TypeError|uncaught/i)
+    }
+    finally {
+      agent.destroy()
+    }
+  })
+
+  it('a guest who goes away mid-PUT is no error: no [unhandled] line, and the upload can be sent again', async () => {
+    const created = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: 256 * 1024 } })).body
+    const { url, headers } = created.upload
+    await new Promise<void>((resolve) => {
+      // A connection of its own: a kept-alive one the server has since closed would fail before sending.
+      const req = request(url, { method: 'PUT', agent: false, headers: { ...headers, 'content-length': String(256 * 1024) } })
+      req.on('error', () => {})
+      req.on('close', () => resolve())
+      req.write(Buffer.alloc(64 * 1024))
+      // Like a reload: the browser drops the connection with most of the body unsent.
+      setTimeout(() => req.destroy(), 200)
+    })
+    await new Promise(resolve => setTimeout(resolve, 300))
+    // The server did see the abort (one info line), and logged no error for it.
+    expect(server.output()).toMatch(/\[request aborted by the client\] PUT \/media\/orig\/\S+\.jpg\n/)
+    expect(server.output()).not.toMatch(/\[unhandled\]|\[request error\]|sig=/)
+    const photo = Buffer.alloc(256 * 1024)
+    expect((await fetch(url, { method: 'PUT', headers, body: photo })).status).toBe(200)
   })
 
   it('an unknown /api route is 404 NOT_FOUND in JSON, for any method', async () => {

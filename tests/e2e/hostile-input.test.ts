@@ -150,7 +150,8 @@ describe('hostile input', () => {
   })
 
   it('unicode that is valid text is accepted and comes back exactly', async () => {
-    const author = 'Zoë 👩🏽‍❤️‍👨🏻 ‮RTL‬ e\u0301'
+    // (Bidi overrides are not valid text here any more: they are stripped, see below.)
+    const author = 'Zoë 👩🏽‍❤️‍👨🏻 RTL e\u0301'
     const message = 'Felicidades!\nمبروك 🎉 — 日本語 ﷽'
     const photo = await jpeg(20, 20)
     const { confirm, init } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length, author, message, fileName: 'fôto 📷.jpg' })
@@ -159,5 +160,37 @@ describe('hostile input', () => {
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === init.id)
     expect(item.author).toBe(author)
     expect(item.message).toBe(message)
+  })
+
+  it('bidi controls and other invisible format characters are stripped from file name, author and message, at init and in the admin edit', async () => {
+    const flag = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}'
+    const photo = await jpeg(20, 20)
+    const { confirm, init } = await uploadFile(server.url, photo, {
+      contentType: 'image/jpeg',
+      size: photo.length,
+      fileName: 'photo\u202Egpj.exe',
+      author: '\u2066Ana\u2069 \u202Dx\u202A\u202B\u202C\u200E\u200F\u061C\u200B\uFEFF\u00AD\u2060',
+      message: `oi ${flag} می\u200Cخواهم 👩\u200D👩 \u{E0041}\u2067ok\u2068`,
+    })
+    expect(confirm.status).toBe(200)
+    const listed = (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items.find((i: any) => i.id === init.id)
+    expect(listed.fileName).toBe('photogpj.exe')
+    expect(listed.author).toBe('Ana x')
+    // Joiners (Persian, emoji sequences) and an emoji flag's tags stay.
+    expect(listed.message).toBe(`oi ${flag} می\u200Cخواهم 👩\u200D👩 ok`)
+
+    const edited = await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'PATCH', json: { author: 'Bruno\u202E', message: '\u2067olá\u2069' }, cookie })
+    expect(edited.status).toBe(200)
+    expect(edited.body.author).toBe('Bruno')
+    expect(edited.body.message).toBe('olá')
+    const again = (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items.find((i: any) => i.id === init.id)
+    expect([again.author, again.message]).toEqual(['Bruno', 'olá'])
+  })
+
+  it('a file name made only of format characters is empty, so refused', async () => {
+    const response = await api(server.url, '/api/uploads/init', { method: 'POST', json: { ...initValid, fileName: '\u202E\u2066\u200F' } })
+    expect(response.status).toBe(400)
+    expect(response.body.data.code).toBe('INVALID_REQUEST')
+    expect(response.body.data.issues.map((issue: any) => issue.path.join('.'))).toEqual(['fileName'])
   })
 })

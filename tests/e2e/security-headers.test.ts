@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { getInsecure, selfSignedCertificate } from '../support/https'
+import { startServer, type TestServer } from '../support/server'
 
 describe('security headers', () => {
   const server = useTestServer()
@@ -36,6 +38,50 @@ describe('security headers', () => {
     for (const response of [ok, await fetch(`${server.url}/api/nope`)]) {
       expect(response.headers.get('content-security-policy')).toMatch(/(default|script)-src 'none'.*frame-ancestors 'none'/)
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+})
+
+describe('strict transport security', () => {
+  it('behind a trusted proxy, every answer that came over https carries HSTS, and none over plain http', async () => {
+    const server = await startServer({ TRUST_PROXY: 'x-forwarded-for' })
+    try {
+      for (const path of ['/', '/api/event', '/api/nope']) {
+        const https = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-proto': 'https' } })
+        expect(https.headers.get('strict-transport-security'), path).toBe('max-age=31536000')
+        const http = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-proto': 'http' } })
+        expect(http.headers.get('strict-transport-security'), path).toBeNull()
+        expect((await fetch(`${server.url}${path}`)).headers.get('strict-transport-security'), path).toBeNull()
+      }
+    }
+    finally {
+      await server.stop()
+    }
+  })
+
+  it('without a trusted proxy, a client claiming https gets no HSTS', async () => {
+    const server = await startServer()
+    try {
+      const response = await fetch(`${server.url}/api/event`, { headers: { 'x-forwarded-proto': 'https' } })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('strict-transport-security')).toBeNull()
+    }
+    finally {
+      await server.stop()
+    }
+  })
+
+  it('served over https directly (NITRO_SSL_CERT), answers carry HSTS', async () => {
+    const server = await startServer(selfSignedCertificate())
+    try {
+      for (const path of ['/', '/api/event']) {
+        const response = await getInsecure(`${server.url}${path}`)
+        expect(response.status, path).toBe(200)
+        expect(response.headers['strict-transport-security'], path).toBe('max-age=31536000')
+      }
+    }
+    finally {
+      await server.stop()
     }
   })
 })

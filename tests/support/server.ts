@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { getInsecure } from './https'
 import { freePort } from './ports'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
@@ -37,14 +38,17 @@ export function baseEnv(dir: string, port: number): Record<string, string> {
   }
 }
 
-/** Starts the real built server on a free port with its own database and media folder. */
-export async function startServer(extraEnv: Record<string, string | undefined> = {}, reuseDir?: string): Promise<TestServer> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error('No build: run `npx nuxt build` first (npm test does).')
+/**
+ * Starts the real built server on a free port with its own database and media folder. `entry`:
+ * another build's server (a benchmark comparing an older build with this one).
+ */
+export async function startServer(extraEnv: Record<string, string | undefined> = {}, reuseDir?: string, entry = SERVER_ENTRY): Promise<TestServer> {
+  if (!existsSync(entry)) throw new Error('No build: run `npx nuxt build` first (npm test does).')
   const dir = reuseDir ?? mkdtempSync(join(tmpdir(), 'event-media-'))
   const port = Number(extraEnv.PORT ?? await freePort())
   const env = { ...baseEnv(dir, port), ...extraEnv } as Record<string, string>
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
-  const proc = spawn(process.execPath, [SERVER_ENTRY], {
+  const proc = spawn(process.execPath, [entry], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -54,14 +58,15 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   }
   proc.stdout!.on('data', append)
   proc.stderr!.on('data', append)
-  const url = `http://127.0.0.1:${port}`
+  // With NITRO_SSL_CERT/KEY the server speaks https itself (see support/https.ts).
+  const url = `${env.NITRO_SSL_CERT ? 'https' : 'http'}://127.0.0.1:${port}`
   const exited = new Promise<number | null>(resolve => proc.once('exit', code => resolve(code)))
   const deadline = Date.now() + 30_000
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${log}`)
     try {
-      const response = await fetch(`${url}/api/event`)
-      if (response.ok) break
+      const response = await getInsecure(`${url}/api/event`)
+      if (response.status === 200) break
     }
     catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)

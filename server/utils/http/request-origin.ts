@@ -6,6 +6,14 @@ import { ErrorCode } from '#shared/errors'
  * honoured only when TRUST_PROXY says a reverse proxy sets them; otherwise any client could
  * make us believe we live elsewhere.
  */
+/**
+ * Whether the client reached us over https: directly, or through a trusted proxy that says so in
+ * X-Forwarded-Proto (trusted only with TRUST_PROXY, as above).
+ */
+export function isHttpsRequest(event: H3Event): boolean {
+  return getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https'
+}
+
 export function requestOrigin(event: H3Event): string {
   const trustProxy = Boolean(useConfig().TRUST_PROXY)
   try {

@@ -38,6 +38,14 @@ export function pageContentSecurityPolicy(nonce: string, embeddable: boolean): s
 /** Everything that is not a page (API answers, media, errors): nothing may run, nothing may frame it. */
 export const NON_PAGE_CSP = `default-src 'none'; frame-ancestors 'none'; sandbox`
 
+/**
+ * Sent only on answers that came over https (directly or through a trusted proxy): a browser then
+ * refuses plain http to this host for a year, so a hostile Wi-Fi cannot strip the https of a later
+ * visit. Never over plain http, where it would mean nothing (and a venue laptop serves plain http).
+ * No includeSubDomains: other hosts under the same domain are not ours to decide for.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000'
+
 export const COMMON_SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
