@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normaliseEmail } from '../../shared/schemas/auth'
+import { normaliseEmail } from '#shared/schemas/auth'
 
 const emailList = z.string()
   .transform(value => value.split(',').map(normaliseEmail).filter(Boolean))

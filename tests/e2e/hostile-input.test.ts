@@ -173,17 +173,17 @@ describe('hostile input', () => {
       message: `oi ${flag} می\u200Cخواهم 👩\u200D👩 \u{E0041}\u2067ok\u2068`,
     })
     expect(confirm.status).toBe(200)
-    const listed = (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items.find((i: any) => i.id === init.id)
+    const listed = (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items.find((i: any) => i.id === init.id)
     expect(listed.fileName).toBe('photogpj.exe')
     expect(listed.author).toBe('Ana x')
     // Joiners (Persian, emoji sequences) and an emoji flag's tags stay.
     expect(listed.message).toBe(`oi ${flag} می\u200Cخواهم 👩\u200D👩 ok`)
 
-    const edited = await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'PATCH', json: { author: 'Bruno\u202E', message: '\u2067olá\u2069' }, cookie })
+    const edited = await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'PATCH', json: { author: 'Bruno\u202E', message: '\u2067olá\u2069' }, cookie: server.cookie })
     expect(edited.status).toBe(200)
     expect(edited.body.author).toBe('Bruno')
     expect(edited.body.message).toBe('olá')
-    const again = (await api(server.url, '/api/admin/uploads?limit=200', { cookie })).body.items.find((i: any) => i.id === init.id)
+    const again = (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items.find((i: any) => i.id === init.id)
     expect([again.author, again.message]).toEqual(['Bruno', 'olá'])
   })
 

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { getInsecure, selfSignedCertificate } from '../support/https'
-import { startServer, type TestServer } from '../support/server'
+import { startServer } from '../support/server'
 
 describe('security headers', () => {
   const server = useTestServer()

@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { eq } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
-import { revokedTokens } from '../../db/schema'
+import { revokedTokens } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { normaliseEmail } from '#shared/schemas/auth'
 
