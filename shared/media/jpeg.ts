@@ -130,9 +130,13 @@ export interface JpegHeader {
   orientation: number
 }
 
-/** The Orientation tag (0x0112) of IFD0 in an APP1 "Exif\0\0" segment; 1 when it cannot be read. */
+/** An APP1 segment that holds EXIF (XMP, the other APP1, starts with its namespace instead). */
+function isExif(bytes: Uint8Array, data: number, end: number): boolean {
+  return end - data >= 14 && ascii(bytes, data, 6) === 'Exif\0\0'
+}
+
+/** The Orientation tag (0x0112) of IFD0 in an EXIF segment; 1 when it cannot be read. */
 function exifOrientation(bytes: Uint8Array, data: number, end: number): number {
-  if (end - data < 14 || ascii(bytes, data, 6) !== 'Exif\0\0') return 1
   const tiff = data + 6
   const order = ascii(bytes, tiff, 2)
   if (order !== 'II' && order !== 'MM') return 1
@@ -171,7 +175,7 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader | null {
     const data = at + 2
     const end = at + length
     if (length < 2) return null
-    if (marker === APP1 && end <= bytes.length) orientation = exifOrientation(bytes, data, end)
+    if (marker === APP1 && end <= bytes.length && isExif(bytes, data, end)) orientation = exifOrientation(bytes, data, end)
     // Any SOFn but DHT, JPG and DAC, which share the range.
     if (marker >= 0xC0 && marker <= 0xCF && marker !== DHT && marker !== 0xC8 && marker !== 0xCC) {
       if (data + 5 > bytes.length) return null

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { checkPublicImage, type PublicImageVariant, type Size } from '../../shared/media/public-image'
 import { launchBrowser, phoneContext } from './support/browser'
 import { tempDir } from './support/media'
-import { twelveMegapixelPortrait } from './support/phone-photos'
+import { phonePortrait } from './support/phone-photos'
 import { buildPublicImagesPage, servePublicImagesPage, type PublicImagesSite } from './support/public-images-page'
 
 interface Made { type: string, size: number, base64: string }
@@ -68,7 +68,7 @@ describe('phone-made public images (composables/upload/public-images, real Chrom
     dir = tempDir()
     const out = join(dir, 'page')
     const [portrait, landscapePng] = await Promise.all([
-      twelveMegapixelPortrait(),
+      phonePortrait(),
       sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#4a7' } }).png().toBuffer(),
       buildPublicImagesPage(out),
     ])

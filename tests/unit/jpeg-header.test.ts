@@ -19,14 +19,20 @@ function exifMotorola(orientation: number): Buffer {
 
 describe('readJpegHeader', () => {
   it('reads the stored size and EXIF orientation 6 of a phone photo from its first bytes', async () => {
-    const photo = await solid(4000, 3000).withMetadata({ orientation: 6 }).jpeg().toBuffer()
+    const photo = await solid(2000, 1500).withMetadata({ orientation: 6 }).jpeg().toBuffer()
     const header = readJpegHeader(photo.subarray(0, 4096))
-    expect(header).toEqual({ width: 4000, height: 3000, orientation: 6 })
-    expect(orientedSize(header!)).toEqual({ width: 3000, height: 4000 })
+    expect(header).toEqual({ width: 2000, height: 1500, orientation: 6 })
+    expect(orientedSize(header!)).toEqual({ width: 1500, height: 2000 })
   })
 
   it('reads the orientation of the GPS fixture, next to its GPS block', async () => {
     expect(readJpegHeader(await jpegWithGps(64, 32))).toEqual({ width: 64, height: 32, orientation: 6 })
+  })
+
+  it('keeps the EXIF orientation when an XMP segment (the other APP1) follows it', async () => {
+    const xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>'
+    const photo = await solid(40, 30).withMetadata({ orientation: 8 }).withXmp(xmp).jpeg().toBuffer()
+    expect(readJpegHeader(photo)).toEqual({ width: 40, height: 30, orientation: 8 })
   })
 
   it('reads a big-endian EXIF block', async () => {
@@ -43,6 +49,13 @@ describe('readJpegHeader', () => {
     const photo = await solid(400, 300).withMetadata({ orientation: 6 }).withIccProfile('srgb').jpeg().toBuffer()
     expect(readJpegHeader(photo.subarray(0, 100))).toBeNull()
     expect(readJpegHeader(await solid(30, 20).png().toBuffer())).toBeNull()
+  })
+})
+
+describe('the original\'s oriented size on the server', () => {
+  it('comes from sharp\'s metadata of the first bytes alone: a ranged read, not the whole photo', async () => {
+    const photo = await solid(2000, 1500).withMetadata({ orientation: 6 }).jpeg().toBuffer()
+    expect(orientedSize(await sharp(photo.subarray(0, 4096)).metadata())).toEqual({ width: 1500, height: 2000 })
   })
 })
 

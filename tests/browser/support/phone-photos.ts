@@ -1,14 +1,12 @@
 import sharp from 'sharp'
 
 /**
- * A 12-megapixel phone photo as a camera stores it: 4000 × 3000 landscape pixels with EXIF
+ * A phone photo as a camera stores it: landscape pixels (12 MP: 4000 × 3000) with EXIF
  * orientation 6 (shown as a 3000 × 4000 portrait) and a GPS position. The stored top half is red
- * and the bottom half blue, under grain that makes it weigh what a real photo does (~4 MB), so a
- * test can see where the halves went once the orientation is applied: red on the right.
+ * and the bottom half blue, under grain that makes it weigh what a real photo does (~4 MB at
+ * 12 MP), so a test can see where the halves went once the orientation is applied: red on the right.
  */
-export async function twelveMegapixelPortrait(): Promise<Buffer> {
-  const width = 4000
-  const height = 3000
+export async function phonePortrait(width = 4000, height = 3000): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3)
   let seed = 1
   for (let y = 0; y < height; y++) {
