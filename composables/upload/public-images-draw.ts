@@ -1,6 +1,6 @@
 import { readJpegHeader } from '~~/shared/media/jpeg'
 import {
-  checkPublicImage, orientedSize, PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANTS, publicImageSize, stripIccProfile,
+  checkPublicImage, orientedSize, PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANTS, publicImageSize, sameAspect, stripIccProfile,
   type PublicImageVariant, type Size,
 } from '~~/shared/media/public-image'
 
@@ -36,9 +36,9 @@ const DISPLAY_QUALITY = 0.85
 /** One second, smaller try when a very detailed photo would pass the display cap. */
 const DISPLAY_RETRY_QUALITY = 0.7
 /**
- * Thumbnails as WebP, ~30 % lighter than JPEG at the same look (bench/RESULTS.md), and the grid
- * is what hundreds of phones load on the venue's Wi-Fi; JPEG where the canvas cannot write WebP
- * (Safari hands back a PNG instead).
+ * Thumbnails as WebP, 40–50 % lighter than JPEG at the same quality setting (bench/RESULTS.md),
+ * and the grid is what hundreds of phones load on the venue's Wi-Fi; JPEG where the canvas cannot
+ * write WebP (Safari hands back a PNG instead).
  */
 const THUMB_TYPES = ['image/webp', 'image/jpeg'] as const
 const THUMB_QUALITY = 0.8
@@ -92,38 +92,51 @@ async function encode(surface: Surface, variant: PublicImageVariant, original: S
 
 export type DrawFailure = 'undecodable' | 'unsupported' | 'refused'
 
+/** A decoded photo, its orientation applied when drawn: whichever the browser could make. */
+export type Picture = ImageBitmap | HTMLImageElement | VideoFrame
+
+/**
+ * Decodes `file` for a display image of `display` size. `original` (oriented) and `display` are
+ * known when the file is a JPEG whose header was read; null otherwise.
+ */
+export type PictureDecoder = (file: Blob, original: Size | null, display: Size | null) => Promise<Picture>
+
+function sizeOf(picture: Picture): Size {
+  if ('naturalWidth' in picture) return { width: picture.naturalWidth, height: picture.naturalHeight }
+  if ('displayWidth' in picture) return { width: picture.displayWidth, height: picture.displayHeight }
+  return { width: picture.width, height: picture.height }
+}
+
+function release(picture: Picture): void {
+  if ('close' in picture) picture.close()
+}
+
 /**
  * The public images of `file`; 'undecodable' when this browser cannot decode it (HEIC outside
  * Safari), 'unsupported' when it has no 2D canvas here (an OffscreenCanvas without a 2D context,
  * Safari before 16.4), 'refused' when what it drew would not pass the server's check (then the
  * server derives).
- * `decode` is `createImageBitmap`, or an <img>-based stand-in on the main thread.
  */
-export async function drawPublicImages(
-  file: Blob,
-  surfaces: SurfaceFactory,
-  decode: (file: Blob, size: Size | null) => Promise<ImageBitmap | HTMLImageElement> = decodeBitmap,
-): Promise<PublicImages | DrawFailure> {
+export async function drawPublicImages(file: Blob, surfaces: SurfaceFactory, decode: PictureDecoder = decodePicture): Promise<PublicImages | DrawFailure> {
   const known = await sizeFromHeader(file)
-  let picture: ImageBitmap | HTMLImageElement
+  let picture: Picture
   try {
-    picture = await decode(file, known && publicImageSize(known, PUBLIC_IMAGE_VARIANTS.display.longSide))
+    picture = await decode(file, known, known && publicImageSize(known, PUBLIC_IMAGE_VARIANTS.display.longSide))
   }
   catch {
     return 'undecodable'
   }
-  const pictureSize = 'naturalWidth' in picture ? { width: picture.naturalWidth, height: picture.naturalHeight } : picture
+  const pictureSize = sizeOf(picture)
   // Without a JPEG header the decoded picture is the original itself, oriented.
-  const original = known ?? { width: pictureSize.width, height: pictureSize.height }
+  const original = known ?? pictureSize
   const displaySize = publicImageSize(original, PUBLIC_IMAGE_VARIANTS.display.longSide)
   try {
     if (!pictureSize.width || !pictureSize.height) return 'undecodable'
-    // A browser that ignored the resize must at least have applied the orientation: else the
+    // Whatever size the browser decoded to, the orientation must have been applied: else the
     // drawing would stretch the picture, and no header check could tell.
-    const resized = pictureSize.width === displaySize.width && pictureSize.height === displaySize.height
-    if (!resized && Math.abs(pictureSize.width / pictureSize.height - original.width / original.height) > 0.02 * original.width / original.height) return 'refused'
+    if (!sameAspect(pictureSize, original)) return 'refused'
     const display = draw(picture, displaySize, surfaces)
-    if ('close' in picture) picture.close()
+    release(picture)
     if (!display) return 'unsupported'
     const displayBlob = await encode(display, 'display', original, [PUBLIC_IMAGE_FORMATS.jpeg], DISPLAY_QUALITY)
       ?? await encode(display, 'display', original, [PUBLIC_IMAGE_FORMATS.jpeg], DISPLAY_RETRY_QUALITY)
@@ -137,16 +150,45 @@ export async function drawPublicImages(
     return { display: displayBlob, thumb: thumbBlob, thumb2x: thumb2xBlob, width: original.width, height: original.height }
   }
   finally {
-    if ('close' in picture) picture.close()
+    release(picture)
   }
 }
 
 /**
- * Decodes with the orientation applied; scaled at decode to `size` when it is known, which is
- * what keeps a 48-megapixel photo out of memory. A browser that ignores the resize options hands
- * back the full picture, which `draw` scales instead.
+ * A JPEG decoded straight to a fraction of its size: libjpeg scales by n/8 while it decodes, so
+ * the full picture never exists. createImageBitmap's resize options do not do that in Chromium:
+ * it decodes at full size first (a 48 MP photo: +250 MB, bench/RESULTS.md). WebCodecs'
+ * ImageDecoder takes a desired size and picks n/8 from its area, rounding down, so it is asked
+ * for half an eighth more than the smallest n/8 that still covers the display image. Null where
+ * there is no ImageDecoder, or where it did not apply the orientation (the frame's rotation).
  */
-export function decodeBitmap(file: Blob, size: Size | null): Promise<ImageBitmap> {
-  if (!size) return createImageBitmap(file, { imageOrientation: 'from-image' })
-  return createImageBitmap(file, { imageOrientation: 'from-image', resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' })
+async function decodeJpegScaled(file: Blob, original: Size, display: Size): Promise<VideoFrame | null> {
+  if (typeof ImageDecoder !== 'function') return null
+  const eighths = Math.ceil(8 * Math.max(display.width, display.height) / Math.max(original.width, original.height))
+  const scale = Math.min(1, (eighths + 0.5) / 8)
+  const decoder = new ImageDecoder({
+    data: file.stream(), type: PUBLIC_IMAGE_FORMATS.jpeg,
+    desiredWidth: Math.ceil(original.width * scale), desiredHeight: Math.ceil(original.height * scale),
+  })
+  try {
+    const { image } = await decoder.decode()
+    if (sameAspect({ width: image.displayWidth, height: image.displayHeight }, original)) return image
+    image.close()
+    return null
+  }
+  finally {
+    decoder.close()
+  }
+}
+
+/**
+ * Decodes with the orientation applied, as small as this browser allows: a JPEG scaled while it
+ * decodes (ImageDecoder), else createImageBitmap asked for the display size (which some browsers
+ * honour at decode), else the whole picture, which `draw` scales.
+ */
+export async function decodePicture(file: Blob, original: Size | null, display: Size | null): Promise<Picture> {
+  if (!original || !display) return createImageBitmap(file, { imageOrientation: 'from-image' })
+  const frame = await decodeJpegScaled(file, original, display).catch(() => null)
+  if (frame) return frame
+  return createImageBitmap(file, { imageOrientation: 'from-image', resizeWidth: display.width, resizeHeight: display.height, resizeQuality: 'high' })
 }

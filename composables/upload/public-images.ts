@@ -1,13 +1,13 @@
 import type { Size } from '~~/shared/media/public-image'
-import { decodeBitmap, drawPublicImages, elementSurface, type DrawFailure, type PublicImages } from './public-images-draw'
+import { decodePicture, drawPublicImages, elementSurface, type DrawFailure, type Picture, type PublicImages } from './public-images-draw'
 
 export type { PublicImages } from './public-images-draw'
 
 /**
  * A photo's public images made on the phone (issue 15): the display image and the two
  * thumbnails the public sees, so the server only has to check them instead of making them.
- * In a worker where the browser allows it (OffscreenCanvas and createImageBitmap there), else on
- * the main thread with a <canvas>. Strictly best effort: null means "send the original alone",
+ * In a worker where the browser allows it (OffscreenCanvas there), else on the main thread with
+ * a <canvas>. Strictly best effort: null means "send the original alone",
  * and the server derives the images as before.
  */
 
@@ -76,11 +76,11 @@ function inWorker(file: Blob): Promise<PublicImages | DrawFailure | 'timeout'> {
   })
 }
 
-/** createImageBitmap where it decodes the file, else an <img> (which some browsers decode more formats with). */
-async function decodeOnPage(file: Blob, size: Size | null): Promise<ImageBitmap | HTMLImageElement> {
+/** The worker's decoders (ImageDecoder, createImageBitmap) where they decode the file, else an <img>, which Safari decodes HEIC with. */
+async function decodeOnPage(file: Blob, original: Size | null, display: Size | null): Promise<Picture> {
   if (typeof createImageBitmap === 'function') {
     try {
-      return await decodeBitmap(file, size)
+      return await decodePicture(file, original, display)
     }
     catch { /* fall through to an <img> */ }
   }

@@ -9,9 +9,9 @@ import { isWebp, readWebpStructure, stripWebpIccProfile } from './webp'
 
 /**
  * The variants of a photo the public sees. The byte caps leave room for the worst case: a square
- * of pure noise, which no encoder can compress, weighs 3.0 MB as a 2048 × 2048 JPEG at quality
- * 0.85 from Chromium's canvas (bench/RESULTS.md, "Phone-made public images"), ~0.7 MB at 960 and
- * ~0.17 MB at 480 as WebP or JPEG at 0.8; a detailed 12 MP photo's display image is 0.5–1.4 MB.
+ * of pure noise, which no encoder can compress, weighs 2.9 MB as a 2048 × 2048 JPEG at quality
+ * 0.85 from Chromium's canvas, 0.64 MB at 960 and 0.16 MB at 480 (bench/RESULTS.md, "Phone-made
+ * public images"); a detailed 12 MP photo's display image is 0.5–1.4 MB.
  * A refused image costs only a fallback to the server's derivation: the caps bound what a signed
  * PUT may store, they are not a quality target.
  */
@@ -68,7 +68,7 @@ const ASPECT_TOLERANCE = 0.02
  * short side is only a few pixels, within one pixel of the exact short side (rounding alone
  * moves a 10-pixel side by 5 %).
  */
-function sameAspect(image: Size, original: Size): boolean {
+export function sameAspect(image: Size, original: Size): boolean {
   const ratio = image.width / image.height
   const expected = original.width / original.height
   if (Math.abs(ratio - expected) / expected <= ASPECT_TOLERANCE) return true

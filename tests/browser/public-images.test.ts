@@ -100,7 +100,7 @@ describe('phone-made public images (composables/upload/public-images, real Chrom
     await expectPublic(answer, PORTRAIT, PORTRAIT_SIZES)
     await expectTurnedClockwise(answer.images!.display, PORTRAIT_SIZES.display)
     await expectTurnedClockwise(answer.images!.thumb, PORTRAIT_SIZES.thumb)
-    // Chromium's canvas writes WebP: the thumbnails are WebP, ~30 % lighter than JPEG.
+    // Chromium's canvas writes WebP: the thumbnails are WebP, lighter than JPEG.
     expect([answer.images!.thumb.type, answer.images!.thumb2x.type]).toEqual(['image/webp', 'image/webp'])
     expect(page.workers()).toHaveLength(1)
     // The worker loaded under the app's page policy (a nonce and 'strict-dynamic').
@@ -116,6 +116,16 @@ describe('phone-made public images (composables/upload/public-images, real Chrom
     await expectPublic(answer, PORTRAIT, PORTRAIT_SIZES)
     await expectTurnedClockwise(answer.images!.display, PORTRAIT_SIZES.display)
     expect(page.workers()).toHaveLength(0)
+  })
+
+  it('does the same with createImageBitmap alone, where there is no ImageDecoder either (Safari)', async () => {
+    const page = await openPage(() => {
+      delete (globalThis as any).OffscreenCanvas
+      delete (globalThis as any).ImageDecoder
+    })
+    const answer = await make(page, 'portrait-12mp.jpg')
+    await expectPublic(answer, PORTRAIT, PORTRAIT_SIZES)
+    await expectTurnedClockwise(answer.images!.display, PORTRAIT_SIZES.display)
   })
 
   it('makes them from a PNG too, whose size only a decode tells', async () => {

@@ -11,12 +11,19 @@ async function base64(blob: Blob): Promise<string> {
 
 const described = async (blob: Blob) => ({ type: blob.type, size: blob.size, base64: await base64(blob) })
 
-/** Fetches `url` as a photo file, makes its public images, and answers them with how long it took. */
-async function makeFromUrl(url: string, withBytes = true) {
+let loaded: File | null = null
+
+/** Fetches `url` as the photo file a guest picked (kept for `makeLoaded`, so its fetch is not measured). */
+async function loadPhoto(url: string): Promise<number> {
   const response = await fetch(url)
-  const file = new File([await response.blob()], url.split('/').pop()!, { type: response.headers.get('content-type') ?? '' })
+  loaded = new File([await response.blob()], url.split('/').pop()!, { type: response.headers.get('content-type') ?? '' })
+  return loaded.size
+}
+
+/** Makes the loaded photo's public images, and answers them with how long it took. */
+async function makeLoaded(withBytes = true) {
   const started = performance.now()
-  const images = await makePublicImages(file)
+  const images = await makePublicImages(loaded!)
   const ms = performance.now() - started
   if (!images) return { ms, images: null }
   const describe = withBytes ? described : async (blob: Blob) => ({ type: blob.type, size: blob.size, base64: '' })
@@ -32,5 +39,10 @@ async function makeFromUrl(url: string, withBytes = true) {
   }
 }
 
-Object.assign(window, { makeFromUrl })
+async function makeFromUrl(url: string, withBytes = true) {
+  await loadPhoto(url)
+  return makeLoaded(withBytes)
+}
+
+Object.assign(window, { loadPhoto, makeLoaded, makeFromUrl })
 document.documentElement.dataset.ready = '1'
