@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { checkPublicImage, type PublicImageVariant, type Size } from '../../shared/media/public-image'
+import { checkPublicImage, stripIccProfile, type PublicImageVariant, type Size } from '../../shared/media/public-image'
 import { launchBrowser, phoneContext } from './support/browser'
 import { tempDir } from './support/media'
 import { phonePortrait } from './support/phone-photos'
@@ -91,6 +91,36 @@ describe('phone-made public images (composables/upload/public-images, real Chrom
     await browser?.close()
     await site?.stop()
     rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('Chromium\'s canvas tags its JPEG and WebP with an sRGB profile: refused as they come, accepted once stripped', async () => {
+    const page = await openPage()
+    const exports = await page.evaluate(async () => {
+      const canvas = document.createElement('canvas')
+      canvas.width = 480
+      canvas.height = 360
+      const context = canvas.getContext('2d')!
+      context.fillStyle = '#b5523b'
+      context.fillRect(0, 0, 480, 360)
+      const offscreen = new OffscreenCanvas(480, 360)
+      offscreen.getContext('2d')!.drawImage(canvas, 0, 0)
+      const blobs = [
+        await new Promise<Blob>(resolve => canvas.toBlob(blob => resolve(blob!), 'image/jpeg', 0.85)),
+        await new Promise<Blob>(resolve => canvas.toBlob(blob => resolve(blob!), 'image/webp', 0.8)),
+        await offscreen.convertToBlob({ type: 'image/jpeg', quality: 0.85 }),
+        await offscreen.convertToBlob({ type: 'image/webp', quality: 0.8 }),
+      ]
+      return Promise.all(blobs.map(async blob => ({ type: blob.type, bytes: [...new Uint8Array(await blob.arrayBuffer())] })))
+    })
+    const original = { width: 4032, height: 3024 }
+    expect(exports.map(made => made.type)).toEqual(['image/jpeg', 'image/webp', 'image/jpeg', 'image/webp'])
+    for (const { type, bytes } of exports) {
+      const raw = Uint8Array.from(bytes)
+      expect((await sharp(raw).metadata()).icc).toBeDefined()
+      expect(checkPublicImage(raw, { variant: 'thumb', original, contentType: type })).toEqual({ ok: false, reason: 'metadata' })
+      const stripped = stripIccProfile(raw)
+      expect(checkPublicImage(stripped, { variant: 'thumb', original, contentType: type })).toEqual({ ok: true, format: type === 'image/webp' ? 'webp' : 'jpeg', width: 480, height: 360 })
+    }
   })
 
   it('makes a portrait display image and two thumbnails from a 12 MP JPEG with orientation 6, in a worker', async () => {
