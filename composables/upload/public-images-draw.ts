@@ -6,9 +6,9 @@ import {
 
 /**
  * Draws a photo's public images (shared by the worker and the main-thread fallback): decode once
- * with the EXIF orientation applied and, where the header says how big the photo is, already
- * scaled down to the display size, so a 48-megapixel photo never sits in memory at full size.
- * Thumbnails are drawn from the display image, never from the original.
+ * with the EXIF orientation applied and, where the JPEG header says how big the photo is, scaled
+ * down while decoding (see decodeJpegScaled), so a 48-megapixel photo never sits in memory at full
+ * size. Thumbnails are drawn from the display image, never from the original.
  */
 
 export interface PublicImages {
@@ -31,9 +31,9 @@ export interface Surface {
 }
 export type SurfaceFactory = (size: Size) => Surface | null
 
-/** The display image's JPEG quality: what the server's derivation uses, give or take the encoder. */
+/** The display image's JPEG quality: about the look of the server's derivation (mozjpeg at 82). */
 const DISPLAY_QUALITY = 0.85
-/** One second, smaller try when a very detailed photo would pass the display cap. */
+/** A second, smaller try when a very detailed photo would pass the display cap. */
 const DISPLAY_RETRY_QUALITY = 0.7
 /**
  * Thumbnails as WebP, 40–50 % lighter than JPEG at the same quality setting (bench/RESULTS.md),

@@ -112,10 +112,11 @@ async function make(file: Blob): Promise<PublicImages | null> {
 /**
  * The display image and thumbnails of a photo file, or null when this browser cannot make them
  * (the upload then sends the original alone). One photo at a time, in call order: two full-size
- * decodes at once is what would crash a phone with little memory.
+ * decodes at once is what would crash a phone with little memory. A photo whose `signal` has
+ * aborted by its turn (the guest removed it) is skipped.
  */
-export function makePublicImages(file: Blob): Promise<PublicImages | null> {
-  const next = chain.then(() => make(file)).catch(() => null)
+export function makePublicImages(file: Blob, signal?: AbortSignal): Promise<PublicImages | null> {
+  const next = chain.then(() => (signal?.aborted ? null : make(file))).catch(() => null)
   chain = next
   return next
 }

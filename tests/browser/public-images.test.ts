@@ -173,5 +173,7 @@ describe('phone-made public images (composables/upload/public-images, real Chrom
     expect((await make(page, 'broken.jpg')).images === null).toBe(true)
     // The page still makes images afterwards: a failure leaves the worker usable.
     expect((await make(page, 'landscape.png')).images !== null).toBe(true)
+    // A photo the guest removed before its turn is skipped.
+    expect(await page.evaluate(() => (window as any).makeAborted())).toBe(true)
   })
 })

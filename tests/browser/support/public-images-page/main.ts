@@ -39,10 +39,18 @@ async function makeLoaded(withBytes = true) {
   }
 }
 
+/** The loaded photo, queued with a signal that aborts before its turn: the guest removed it. */
+async function makeAborted(): Promise<boolean> {
+  const controller = new AbortController()
+  const made = makePublicImages(loaded!, controller.signal)
+  controller.abort()
+  return (await made) === null
+}
+
 async function makeFromUrl(url: string, withBytes = true) {
   await loadPhoto(url)
   return makeLoaded(withBytes)
 }
 
-Object.assign(window, { loadPhoto, makeLoaded, makeFromUrl })
+Object.assign(window, { loadPhoto, makeLoaded, makeAborted, makeFromUrl })
 document.documentElement.dataset.ready = '1'
