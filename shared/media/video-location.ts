@@ -24,9 +24,13 @@
  * unknown size (live recorders such as MediaRecorder write them) cannot be skipped without reading
  * every block, so the walk stops there and Tags further on are found through the SeekHead.
  *
- * Reading is bounded: metadata is read in slices (1 MiB by default) and at most 16 MiB in all; a
- * file whose metadata needs more is answered `metadata-too-large` rather than passed unchecked.
- * Headers outside the slices are small reads, at most `maxElements` of them.
+ * Reading is bounded. Top-level headers are small reads of their own (what lies between them, the
+ * media data, is never read). A box whose insides are walked (`moov`, a top-level `udta`, `meta` or
+ * XMP `uuid`) is read in slices aligned on it (1 MiB by default, so a typical moov is one or two
+ * reads, even from S3), and never more than 16 MiB in all: a file whose metadata needs more is
+ * answered `metadata-too-large` rather than passed unchecked; a 40 MB moov is not refused for its
+ * size, since only the slices holding the headers of the boxes walked into are fetched. At most
+ * `maxElements` headers are read.
  */
 import type { ByteReader } from './mp4-duration'
 
@@ -89,66 +93,102 @@ export function containerOfContentType(contentType: string): VideoContainer {
   return /webm|matroska/i.test(contentType) ? 'matroska' : 'mp4'
 }
 
+type ScanLimits = Required<Omit<LocationScanOptions, 'container'>>
+
+/** Where headers and payloads are read from: the whole file, or one box of it. */
+interface ByteSource {
+  /** Up to `length` bytes at `start` (fewer at the end), for a header. */
+  head(start: number, length: number): Promise<Uint8Array>
+  /** Exactly the bytes [start, end), counted against the metadata budget. */
+  bytes(start: number, end: number): Promise<Uint8Array>
+}
+
 /**
- * The file seen through a budget: slices of metadata are cached and counted; headers come from a
- * cached slice when one covers them, else from a small read of their own.
+ * The file seen through the scan's limits. At the top level, a header is a small read of its own
+ * (between two top-level headers lies the media data, never read); a box whose insides are
+ * walked is read as a `Region`, in slices.
  */
-class BoundedFile {
-  private readonly slices = new Map<number, Uint8Array>()
+class BoundedFile implements ByteSource {
   private fetched = 0
   private headers = 0
 
   constructor(
     private readonly read: ByteReader,
     readonly size: number,
-    private readonly limits: Required<Omit<LocationScanOptions, 'container'>>,
+    readonly limits: ScanLimits,
   ) {}
 
-  /** Bytes [start, end) through the slices; the whole range must lie in the file. */
-  async bytes(start: number, end: number): Promise<Uint8Array> {
-    if (start < 0 || end > this.size || end < start) throw new ScanStop('unreadable')
-    if (end - start > this.limits.maxMetadataBytes) throw new ScanStop('metadata-too-large')
-    if (end === start) return new Uint8Array(0)
-    const { sliceSize } = this.limits
-    const first = Math.floor(start / sliceSize)
-    const last = Math.floor((end - 1) / sliceSize)
-    const pieces: Uint8Array[] = []
-    for (let index = first; index <= last; index++) pieces.push(await this.slice(index))
-    if (pieces.length === 1) return pieces[0]!.subarray(start - first * sliceSize, end - first * sliceSize)
-    const out = new Uint8Array(end - start)
-    for (let i = 0; i < pieces.length; i++) {
-      const sliceStart = (first + i) * sliceSize
-      const from = Math.max(start, sliceStart)
-      const to = Math.min(end, sliceStart + pieces[i]!.length)
-      out.set(pieces[i]!.subarray(from - sliceStart, to - sliceStart), from - start)
-    }
-    return out
+  async head(start: number, length: number): Promise<Uint8Array> {
+    this.countHeader()
+    const end = Math.min(this.size, start + length)
+    return end > start ? this.read(start, end) : new Uint8Array(0)
   }
 
-  /** Up to `length` bytes at `start` (fewer at the end of the file), for a header. */
-  async head(start: number, length: number): Promise<Uint8Array> {
+  async bytes(start: number, end: number): Promise<Uint8Array> {
+    if (start < 0 || end > this.size || end < start) throw new ScanStop('unreadable')
+    this.count(end - start)
+    if (end === start) return new Uint8Array(0)
+    const bytes = await this.read(start, end)
+    // A file shorter than the size it was given: its tree cannot be trusted.
+    if (bytes.length !== end - start) throw new ScanStop('unreadable')
+    return bytes
+  }
+
+  region(start: number, end: number): Region {
+    return new Region(this, start, end)
+  }
+
+  countHeader() {
     if (++this.headers > this.limits.maxElements) throw new ScanStop('unreadable')
-    const end = Math.min(this.size, start + length)
-    if (end <= start) return new Uint8Array(0)
-    const { sliceSize } = this.limits
-    const first = Math.floor(start / sliceSize)
-    const last = Math.floor((end - 1) / sliceSize)
-    let cached = true
-    for (let index = first; index <= last; index++) cached &&= this.slices.has(index)
-    if (cached) return this.bytes(start, end)
-    return this.read(start, end)
+  }
+
+  count(bytes: number) {
+    this.fetched += bytes
+    if (this.fetched > this.limits.maxMetadataBytes) throw new ScanStop('metadata-too-large')
+  }
+}
+
+/**
+ * One box of the file (a `moov`, say), read in slices aligned on its start and cut at its end, so
+ * that walking its children costs a read per slice rather than a read per header, and nothing
+ * outside the box is fetched.
+ */
+class Region implements ByteSource {
+  private readonly slices = new Map<number, Uint8Array>()
+
+  constructor(private readonly file: BoundedFile, readonly start: number, readonly end: number) {}
+
+  async head(start: number, length: number): Promise<Uint8Array> {
+    this.file.countHeader()
+    return this.bytes(start, Math.min(this.end, start + length))
+  }
+
+  async bytes(start: number, end: number): Promise<Uint8Array> {
+    if (start < this.start || end > this.end || end < start) throw new ScanStop('unreadable')
+    if (end === start) return new Uint8Array(0)
+    const { sliceSize } = this.file.limits
+    const first = Math.floor((start - this.start) / sliceSize)
+    const last = Math.floor((end - 1 - this.start) / sliceSize)
+    const pieces: Uint8Array[] = []
+    for (let index = first; index <= last; index++) pieces.push(await this.slice(index))
+    const base = this.start + first * sliceSize
+    if (pieces.length === 1) return pieces[0]!.subarray(start - base, end - base)
+    const out = new Uint8Array(end - start)
+    let at = base
+    for (const piece of pieces) {
+      const from = Math.max(start, at)
+      const to = Math.min(end, at + piece.length)
+      out.set(piece.subarray(from - at, to - at), from - start)
+      at += piece.length
+    }
+    return out
   }
 
   private async slice(index: number): Promise<Uint8Array> {
     const cached = this.slices.get(index)
     if (cached) return cached
-    const start = index * this.limits.sliceSize
-    const end = Math.min(this.size, start + this.limits.sliceSize)
-    this.fetched += end - start
-    if (this.fetched > this.limits.maxMetadataBytes) throw new ScanStop('metadata-too-large')
-    const bytes = await this.read(start, end)
-    // A file shorter than the size it was given: its tree cannot be trusted.
-    if (bytes.length !== end - start) throw new ScanStop('unreadable')
+    const start = this.start + index * this.file.limits.sliceSize
+    const bytes = await this.file.bytes(start, Math.min(this.end, start + this.file.limits.sliceSize))
     this.slices.set(index, bytes)
     return bytes
   }
@@ -241,9 +281,9 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** The box at `offset` within [offset, limit), or null when its header does not fit there. */
-async function readBox(file: BoundedFile, offset: number, limit: number): Promise<Box | null> {
+async function readBox(source: ByteSource, offset: number, limit: number): Promise<Box | null> {
   if (offset + 8 > limit) return null
-  const bytes = await file.head(offset, 32)
+  const bytes = await source.head(offset, 32)
   if (bytes.length < 8) return null
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const type = fourCC(bytes, 4)
@@ -272,13 +312,13 @@ async function readBox(file: BoundedFile, offset: number, limit: number): Promis
 }
 
 /** The boxes in [from, to); a header that breaks the parent's bounds makes the tree unreadable. */
-async function children(file: BoundedFile, from: number, to: number): Promise<Box[]> {
+async function children(region: Region, from: number, to: number): Promise<Box[]> {
   const boxes: Box[] = []
   let offset = from
   while (offset < to) {
     // A few padding bytes at the end of a container are tolerated (some muxers write a zero u32).
     if (to - offset < 8) break
-    const box = await readBox(file, offset, to)
+    const box = await readBox(region, offset, to)
     if (!box) throw new ScanStop('unreadable')
     boxes.push(box)
     offset = box.end
@@ -294,33 +334,33 @@ async function scanMp4(file: BoundedFile, found: Findings): Promise<void> {
     const box = await readBox(file, offset, file.size)
     if (!box) break
     if (box.type === 'moov') moovs++
-    await visitBox(file, box, '', 0, found)
+    await visitBox(file.region(box.start, box.end), box, '', 0, found)
     offset = box.end
   }
   if (!moovs) throw new ScanStop('no-moov')
 }
 
-async function visitBox(file: BoundedFile, box: Box, parent: string, depth: number, found: Findings): Promise<void> {
+async function visitBox(region: Region, box: Box, parent: string, depth: number, found: Findings): Promise<void> {
   if (depth > MAX_DEPTH) throw new ScanStop('unreadable')
   const path = `${parent}/${box.type}`
   if (LOCATION_BOXES.has(box.type)) {
-    blankBox(file, box, path, found)
+    blankBox(box, path, found)
   }
   else if (USER_DATA_CONTAINERS.has(box.type)) {
-    for (const child of await children(file, box.start + box.headerSize, box.end)) await visitBox(file, child, path, depth + 1, found)
+    for (const child of await children(region, box.start + box.headerSize, box.end)) await visitBox(region, child, path, depth + 1, found)
   }
   else if (box.type === 'meta') {
-    await visitMeta(file, box, path, depth, found)
+    await visitMeta(region, box, path, depth, found)
   }
   else if ((box.type === 'uuid' && hex(box.userType) === XMP_UUID) || box.type === 'XMP_') {
-    const payload = await file.bytes(box.start + box.headerSize, box.end)
+    const payload = await region.bytes(box.start + box.headerSize, box.end)
     // XMP is UTF-8 by far most often; dropping NULs also reads UTF-16 and UTF-32 packets.
-    if (XMP_LOCATION.test(latin1(payload).replace(/\0/g, ''))) blankBox(file, box, `${path}(XMP)`, found)
+    if (XMP_LOCATION.test(latin1(payload).replace(/\0/g, ''))) blankBox(box, `${path}(XMP)`, found)
   }
 }
 
 /** Renamed to `free`, payload zeroed, same length: a player skips it, a reader finds nothing. */
-function blankBox(file: BoundedFile, box: Box, what: string, found: Findings) {
+function blankBox(box: Box, what: string, found: Findings) {
   const bytes = found.zeros(box.end - box.start)
   const view = new DataView(bytes.buffer)
   if (box.largeSize) {
@@ -344,23 +384,23 @@ function latin1(bytes: Uint8Array): string {
  * `meta` is a full box in ISO files (4 bytes of version and flags first) and a plain container in
  * QuickTime files (its first child, `hdlr`, straight away): the bytes tell which.
  */
-async function visitMeta(file: BoundedFile, meta: Box, path: string, depth: number, found: Findings) {
+async function visitMeta(region: Region, meta: Box, path: string, depth: number, found: Findings) {
   const payload = meta.start + meta.headerSize
-  const probe = await file.head(payload, 8)
+  const probe = await region.head(payload, 8)
   const fullBox = !(probe.length >= 8 && fourCC(probe, 4) === 'hdlr')
-  const boxes = await children(file, payload + (fullBox ? 4 : 0), meta.end)
+  const boxes = await children(region, payload + (fullBox ? 4 : 0), meta.end)
   const keysBox = boxes.find(box => box.type === 'keys')
-  const locationKeys = keysBox ? await blankLocationKeys(file, keysBox, `${path}/keys`, found) : new Set<number>()
+  const locationKeys = keysBox ? await blankLocationKeys(region, keysBox, `${path}/keys`, found) : new Set<number>()
   for (const box of boxes) {
     if (box.type !== 'ilst') {
-      await visitBox(file, box, path, depth + 1, found)
+      await visitBox(region, box, path, depth + 1, found)
       continue
     }
-    for (const item of await children(file, box.start + box.headerSize, box.end)) {
+    for (const item of await children(region, box.start + box.headerSize, box.end)) {
       // With a `keys` table, an item's type is the 1-based index of its key.
       const bytes = new Uint8Array([...item.type].map(char => char.charCodeAt(0)))
       const index = new DataView(bytes.buffer).getUint32(0)
-      if (locationKeys.has(index) || LOCATION_BOXES.has(item.type)) blankBox(file, item, `${path}/ilst/${locationKeys.has(index) ? `#${index}` : item.type}`, found)
+      if (locationKeys.has(index) || LOCATION_BOXES.has(item.type)) blankBox(item, `${path}/ilst/${locationKeys.has(index) ? `#${index}` : item.type}`, found)
     }
   }
 }
@@ -371,9 +411,9 @@ function harmlessKey(length: number): string {
 }
 
 /** Renames the keys that name a location; answers their 1-based indices. */
-async function blankLocationKeys(file: BoundedFile, keys: Box, path: string, found: Findings): Promise<Set<number>> {
+async function blankLocationKeys(region: Region, keys: Box, path: string, found: Findings): Promise<Set<number>> {
   const start = keys.start + keys.headerSize
-  const bytes = await file.bytes(start, keys.end)
+  const bytes = await region.bytes(start, keys.end)
   if (bytes.length < 8) throw new ScanStop('unreadable')
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const count = view.getUint32(4)

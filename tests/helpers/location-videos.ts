@@ -65,13 +65,14 @@ export function makeLocationVideos(dir: string): Record<string, LocationVideo> {
 }
 
 /**
- * An H.264 MP4 of about `megabytes` MB with its moov (and the position) at the end: lossless
- * frames of noise, which do not compress, so the size is reached in seconds of encoding.
+ * An H.264 MP4 of about `mebibytes` MiB (ffmpeg stops at that size) with its moov and the position
+ * at the end: lossless frames of noise (about 12 MiB a second), which do not compress, so the size
+ * is reached in seconds of encoding.
  */
-export function makeLargeVideo(file: string, megabytes: number): LocationVideo {
-  const seconds = Math.max(1, Math.ceil(megabytes / 12.5))
-  ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=30', '-t', String(seconds), '-vf', 'noise=alls=100:allf=t+u',
-    ...h264, '-qp', '0', '-metadata', `location=${POSITION}`, file)
+export function makeLargeVideo(file: string, mebibytes: number): LocationVideo {
+  const seconds = Math.ceil(mebibytes / 10) + 1
+  ffmpeg('-f', 'lavfi', '-t', String(seconds), '-i', 'testsrc2=size=640x360:rate=30', '-vf', 'noise=alls=100:allf=t+u',
+    ...h264, '-qp', '0', '-fs', String(Math.round(mebibytes * 1024 * 1024)), '-metadata', `location=${POSITION}`, file)
   return { file, contentType: 'video/mp4' }
 }
 

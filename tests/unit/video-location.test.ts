@@ -121,6 +121,19 @@ describe('scanVideoLocation on MP4 and QuickTime boxes', () => {
     expect(reads.filter(([start, end]) => start < mediaEnd && end > mediaStart + 32)).toEqual([])
   })
 
+  it('costs one read per top-level header and one for a moov smaller than a slice (a GET each, on S3)', async () => {
+    const file = concat(ftyp, mdat(100_000), box('moov', mvhd, trak(box('udta', xyz())), trak(), box('udta', xyz())))
+    const reads: [number, number][] = []
+    const reader = blobReader(new Blob([file]))
+    const result = await scanVideoLocation(async (start, end) => {
+      reads.push([start, end])
+      return reader(start, end)
+    }, file.length, { container: 'mp4' })
+    expect(result.ok && result.patches.length).toBe(2)
+    const moovStart = ftyp.length + 100_008
+    expect(reads).toEqual([[0, 32], [ftyp.length, ftyp.length + 32], [moovStart, moovStart + 32], [moovStart, file.length]])
+  })
+
   it('blanks a location box with a 64-bit size and keeps its 16-byte header', async () => {
     const big = largeBox(XYZ, concat(new Uint8Array([0, position.length, 0x15, 0xC7]), position))
     const file = concat(ftyp, box('moov', mvhd, box('udta', big)), mdat())
