@@ -110,7 +110,8 @@ async function download(client: S3Client, key: string, to: string): Promise<stri
 }
 
 async function upload(client: S3Client, key: string, file: string, contentType: string) {
-  await client.send(new PutObjectCommand({ Bucket: S3_BUCKET, Key: key, Body: createReadStream(file), ContentLength: statSync(file).size, ContentType: contentType }))
+  // As a guest's upload would; the client's 10 s are for the service's own requests.
+  await client.send(new PutObjectCommand({ Bucket: S3_BUCKET, Key: key, Body: createReadStream(file), ContentLength: statSync(file).size, ContentType: contentType }), { requestTimeout: 120_000 })
 }
 
 async function openUploads(client: S3Client): Promise<number> {

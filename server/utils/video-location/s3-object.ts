@@ -47,6 +47,12 @@ export interface PatchedCopyOptions {
   mode?: 'auto' | 'stream'
   /** Part size of the streamed way (default 8 MiB; two are held in memory). */
   streamPartSize?: number
+  /**
+   * How long a copy, an upload or a completion may take (default 2 minutes). The service's client
+   * gives a guest's request 10 s; copying hundreds of MiB inside the storage, or completing a
+   * multipart upload of a gigabyte, can take longer, and is worth waiting for within confirm.
+   */
+  slowRequestTimeoutMs?: number
 }
 
 export type PatchedCopyMethod = 'none' | 'copy-object' | 'put' | 'part-copy' | 'streamed'
@@ -57,7 +63,13 @@ export interface PatchedCopyResult {
   parts: PlannedPart[]
 }
 
+/** What `client.send` takes for a request allowed to run longer than the client's own timeout. */
+interface Slow {
+  requestTimeout: number
+}
+
 export const SMALL_OBJECT_LIMIT = 10 * MiB
+const SLOW_REQUEST_TIMEOUT_MS = 120_000
 /** CopyObject copies at most 5 GiB in one request. */
 const MAX_COPY_OBJECT = 5 * 1024 * MiB
 
@@ -108,13 +120,14 @@ export async function copyS3ObjectWithPatches(s3: S3Bucket, copy: PatchedCopy, o
   const patches = checkedPatches(copy.size, copy.patches)
   const destinationKey = copy.destinationKey ?? copy.sourceKey
   const { client, bucket } = s3
+  const slow = { requestTimeout: options.slowRequestTimeoutMs ?? SLOW_REQUEST_TIMEOUT_MS }
   if (!patches.length) {
     if (destinationKey === copy.sourceKey) return { method: 'none', parts: [] }
     if (copy.size <= MAX_COPY_OBJECT) {
       await client.send(new CopyObjectCommand({
         Bucket: bucket, Key: destinationKey, CopySource: copySource(bucket, copy.sourceKey), CopySourceIfMatch: copy.etag,
         MetadataDirective: 'REPLACE', ContentType: copy.contentType, CacheControl: copy.cacheControl,
-      }))
+      }), slow)
       return { method: 'copy-object', parts: [] }
     }
   }
@@ -124,16 +137,16 @@ export async function copyS3ObjectWithPatches(s3: S3Bucket, copy: PatchedCopy, o
     const bytes = await object.Body!.transformToByteArray()
     if (bytes.length !== copy.size) throw new Error(`object ${copy.sourceKey} is ${bytes.length} bytes, not ${copy.size}`)
     applyPatches(bytes, 0, patches)
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: destinationKey, Body: bytes, ContentType: copy.contentType, CacheControl: copy.cacheControl }))
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: destinationKey, Body: bytes, ContentType: copy.contentType, CacheControl: copy.cacheControl }), slow)
     return { method: 'put', parts: [] }
   }
   if (options.mode !== 'stream') {
     const parts = planPatchedCopy(copy.size, patches, limits)
     try {
-      await multipart(s3, destinationKey, copy, async (uploadId) => {
+      await multipart(s3, destinationKey, copy, slow, async (uploadId) => {
         const completed: CompletedPart[] = []
         const send = (part: PlannedPart, index: number) => async () => {
-          completed[index] = { PartNumber: index + 1, ETag: await sendPart(s3, uploadId, destinationKey, copy, patches, part, index + 1) }
+          completed[index] = { PartNumber: index + 1, ETag: await sendPart(s3, uploadId, destinationKey, copy, patches, part, index + 1, slow) }
         }
         // One copy first, alone: a storage without UploadPartCopy says so before anything else is sent.
         const first = parts.findIndex(part => part.kind === 'copy')
@@ -149,18 +162,18 @@ export async function copyS3ObjectWithPatches(s3: S3Bucket, copy: PatchedCopy, o
   }
   const partSize = options.streamPartSize ?? 8 * MiB
   if (partSize < limits.minPart) throw new RangeError('a streamed part must hold at least the minimum part size')
-  await streamedCopy(s3, destinationKey, copy, patches, partSize)
+  await streamedCopy(s3, destinationKey, copy, patches, partSize, slow)
   return { method: 'streamed', parts: [] }
 }
 
 /** Creates a multipart upload, lets `fill` add its parts, completes it; aborts it on any failure. */
-async function multipart(s3: S3Bucket, key: string, copy: PatchedCopy, fill: (uploadId: string) => Promise<CompletedPart[]>): Promise<void> {
+async function multipart(s3: S3Bucket, key: string, copy: PatchedCopy, slow: Slow, fill: (uploadId: string) => Promise<CompletedPart[]>): Promise<void> {
   const { client, bucket } = s3
   const created = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: copy.contentType, CacheControl: copy.cacheControl }))
   const uploadId = created.UploadId!
   try {
     const parts = await fill(uploadId)
-    await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }))
+    await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), slow)
   }
   catch (error) {
     // Parts left behind would be billed until the bucket's lifecycle rule collects them.
@@ -169,19 +182,19 @@ async function multipart(s3: S3Bucket, key: string, copy: PatchedCopy, fill: (up
   }
 }
 
-async function sendPart(s3: S3Bucket, uploadId: string, key: string, copy: PatchedCopy, patches: BytePatch[], part: PlannedPart, partNumber: number): Promise<string> {
+async function sendPart(s3: S3Bucket, uploadId: string, key: string, copy: PatchedCopy, patches: BytePatch[], part: PlannedPart, partNumber: number, slow: Slow): Promise<string> {
   const { client, bucket } = s3
   if (part.kind === 'copy') {
     const copied = await client.send(new UploadPartCopyCommand({
       Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber,
       CopySource: copySource(bucket, copy.sourceKey), CopySourceRange: `bytes=${part.start}-${part.end - 1}`, CopySourceIfMatch: copy.etag,
-    }))
+    }), slow)
     return copied.CopyPartResult!.ETag!
   }
   const bytes = await s3ObjectReader(s3, copy.sourceKey, copy.etag)(part.start, part.end)
   if (bytes.length !== part.end - part.start) throw new Error(`short read of ${copy.sourceKey} at ${part.start}`)
   applyPatches(bytes, part.start, patches)
-  const uploaded = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: bytes, ContentLength: bytes.length }))
+  const uploaded = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: bytes, ContentLength: bytes.length }), slow)
   return uploaded.ETag!
 }
 
@@ -189,12 +202,12 @@ async function sendPart(s3: S3Bucket, uploadId: string, key: string, copy: Patch
  * The fallback: the whole object read as one stream, patched as it flows, cut into parts. While a
  * part uploads the next one fills, so reading and sending overlap with two parts in memory.
  */
-async function streamedCopy(s3: S3Bucket, key: string, copy: PatchedCopy, patches: BytePatch[], partSize: number): Promise<void> {
+async function streamedCopy(s3: S3Bucket, key: string, copy: PatchedCopy, patches: BytePatch[], partSize: number, slow: Slow): Promise<void> {
   const { client, bucket } = s3
   const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: copy.sourceKey, IfMatch: copy.etag }))
   const body = object.Body as Readable
   try {
-    await multipart(s3, key, copy, async (uploadId) => {
+    await multipart(s3, key, copy, slow, async (uploadId) => {
       const completed: CompletedPart[] = []
       let pending: Promise<void> = Promise.resolve()
       let failure: unknown
@@ -207,7 +220,7 @@ async function streamedCopy(s3: S3Bucket, key: string, copy: PatchedCopy, patche
         const PartNumber = completed.length + 1
         completed.push({ PartNumber })
         // Caught here so a failure waits for the next flush instead of going unhandled.
-        pending = client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes, ContentLength: bytes.length }))
+        pending = client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes, ContentLength: bytes.length }), slow)
           .then(
             (sent) => {
               completed[PartNumber - 1]!.ETag = sent.ETag
