@@ -75,7 +75,14 @@ async function localDriver(video: LocationVideo, dir: string, count: number): Pr
 async function startStorage(args: string[]): Promise<{ s3: TestS3, client: S3Client, stop: () => Promise<void> }> {
   const child = await startChild(join(import.meta.dirname, 'support/s3rver.ts'), args, /^ready /)
   const s3 = JSON.parse(child.ready.slice('ready '.length)) as TestS3
-  return { s3, client: serviceS3Client(s3), stop: () => child.stop() }
+  return {
+    s3,
+    client: serviceS3Client(s3),
+    stop: async () => {
+      await child.stop()
+      rmSync(s3.directory, { recursive: true, force: true })
+    },
+  }
 }
 
 /** The scan alone by ranged GETs, and how many GETs it made. */

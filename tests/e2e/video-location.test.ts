@@ -103,6 +103,12 @@ describe('stripVideoLocationInFile: the local driver blanks the position in plac
   })
 })
 
+/** The storage's folder goes too: the videos stored in it weigh a few hundred MB. */
+async function stopAndRemove(s3: TestS3) {
+  await s3.stop()
+  rmSync(s3.directory, { recursive: true, force: true })
+}
+
 async function download(client: S3Client, key: string, to: string): Promise<string> {
   const object = await client.send(new GetObjectCommand({ Bucket: S3_BUCKET, Key: key }))
   writeFileSync(to, await object.Body!.transformToByteArray())
@@ -126,7 +132,7 @@ describe('stripVideoLocationInS3: s3rver with UploadPartCopy', () => {
     s3 = await startS3()
     client = serviceS3Client(s3)
   })
-  afterAll(() => s3.stop())
+  afterAll(() => stopAndRemove(s3))
 
   it.each(NAMES)('%s: moved from staging to its final key in one patched part copy, clean', async (name) => {
     const { file, contentType } = videos[name]!
@@ -187,7 +193,7 @@ describe('stripVideoLocationInS3: a storage that answers NotImplemented to Uploa
     s3 = await startS3(undefined, { uploadPartCopy: false })
     client = serviceS3Client(s3)
   })
-  afterAll(() => s3.stop())
+  afterAll(() => stopAndRemove(s3))
 
   it.each(['moov-last.mp4', 'apple.mov', 'tagged.webm'])('%s: streamed through the patch instead, clean, no upload left open', async (name) => {
     const { file, contentType } = videos[name]!
@@ -212,8 +218,8 @@ describe('a video over 50 MiB with its moov at the end', () => {
     withoutUploadPartCopy = await startS3(undefined, { uploadPartCopy: false })
   }, 180_000)
   afterAll(async () => {
-    await withUploadPartCopy.stop()
-    await withoutUploadPartCopy.stop()
+    await stopAndRemove(withUploadPartCopy)
+    await stopAndRemove(withoutUploadPartCopy)
   })
 
   it('is stripped in place on the local disk', async () => {
