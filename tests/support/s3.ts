@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { S3Client } from '@aws-sdk/client-s3'
 // s3rver is a real S3-compatible server (presigned PUT, multipart, HEAD, ranged GET); test-only.
 import S3rver from 's3rver'
 import { freePort } from './ports'
@@ -69,8 +70,53 @@ function multipartExtensions(root: string) {
   }
 }
 
-/** Starts s3rver; pass the port and folder of an earlier one to bring "the same storage" back up. */
-export async function startS3(reuse?: { port: number, directory: string }): Promise<TestS3> {
+/**
+ * s3rver answers NotImplemented to UploadPartCopy (a multipart part copied from a range of another
+ * object), which real S3, R2 and MinIO have and which stripping a stored video's location relies
+ * on. This adds it on s3rver's own store: the source range is read with its ranged GET and written
+ * as the part with its part writer, so the completed object is built by s3rver itself. Honours
+ * `x-amz-copy-source-if-match`, refuses a range outside the object, and answers in S3's XML.
+ */
+function uploadPartCopyExtension(root: string) {
+  const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`
+  const fail = (ctx: any, status: number, code: string, message: string) => {
+    ctx.status = status
+    ctx.type = 'application/xml'
+    ctx.body = xml(`<Error><Code>${code}</Code><Message>${message}</Message></Error>`)
+  }
+  return async (ctx: any, next: () => Promise<void>) => {
+    const uploadId = ctx.query.uploadId
+    if (ctx.method !== 'PUT' || !('x-amz-copy-source' in ctx.headers) || typeof uploadId !== 'string') return next()
+    const [, bucket] = /^\/([^/]+)\/.+$/.exec(ctx.path) ?? []
+    const partNumber = Number(ctx.query.partNumber)
+    if (!bucket || !/^[0-9a-f]+$/.test(uploadId) || !Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) return fail(ctx, 400, 'InvalidArgument', 'Bad upload id or part number.')
+    if (!existsSync(join(root, bucket, '._S3rver_uploads', uploadId))) return fail(ctx, 404, 'NoSuchUpload', 'The specified upload does not exist.')
+    const source = decodeURIComponent(String(ctx.headers['x-amz-copy-source']).split('?')[0]!).replace(/^\//, '')
+    const slash = source.indexOf('/')
+    const [sourceBucket, sourceKey] = [source.slice(0, slash), source.slice(slash + 1)]
+    const metadata = slash > 0 ? await ctx.store.getMetadata(sourceBucket, sourceKey).catch(() => null) : null
+    if (!metadata) return fail(ctx, 404, 'NoSuchKey', 'The specified key does not exist.')
+    const ifMatch = ctx.headers['x-amz-copy-source-if-match']
+    if (ifMatch && ifMatch.replace(/"/g, '') !== String(metadata.etag).replace(/"/g, '')) return fail(ctx, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold')
+    let range: { start: number, end: number } | undefined
+    const rangeHeader = ctx.headers['x-amz-copy-source-range']
+    if (rangeHeader) {
+      const [, first, last] = /^bytes=(\d+)-(\d+)$/.exec(rangeHeader) ?? []
+      range = { start: Number(first), end: Number(last) }
+      if (!first || range.end < range.start || range.end >= Number(metadata['content-length'])) return fail(ctx, 400, 'InvalidArgument', 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy')
+    }
+    const object = await ctx.store.getObject(sourceBucket, sourceKey, range)
+    const { md5 } = await ctx.store.putPart(bucket, uploadId, partNumber, object.content)
+    ctx.type = 'application/xml'
+    ctx.body = xml(`<CopyPartResult><LastModified>${new Date().toISOString()}</LastModified><ETag>"${md5}"</ETag></CopyPartResult>`)
+  }
+}
+
+/**
+ * Starts s3rver; pass the port and folder of an earlier one to bring "the same storage" back up.
+ * `uploadPartCopy: false` leaves s3rver's own NotImplemented answer, as some S3-compatible storages give.
+ */
+export async function startS3(reuse?: { port: number, directory: string }, options: { uploadPartCopy?: boolean } = {}): Promise<TestS3> {
   const port = reuse?.port ?? await freePort()
   const directory = reuse?.directory ?? mkdtempSync(join(tmpdir(), 's3rver-'))
   const server = new S3rver({
@@ -81,7 +127,9 @@ export async function startS3(reuse?: { port: number, directory: string }): Prom
     configureBuckets: [{ name: S3_BUCKET, configs: [CORS] }],
   })
   // Koa composes its middleware when it starts listening: this runs before s3rver's router.
-  ;(server as unknown as { middleware: unknown[] }).middleware.unshift(multipartExtensions(directory))
+  const middleware = (server as unknown as { middleware: unknown[] }).middleware
+  middleware.unshift(multipartExtensions(directory))
+  if (options.uploadPartCopy !== false) middleware.unshift(uploadPartCopyExtension(directory))
   await server.run()
   // A test may stop the storage itself (an outage) before its clean-up stops it again.
   let closed: Promise<void> | undefined
@@ -100,4 +148,18 @@ export async function startS3(reuse?: { port: number, directory: string }): Prom
     },
     stop: () => closed ??= server.close(),
   }
+}
+
+/** A client set up as the service sets up its own (server/utils/media-store-s3.ts), for tests that call server code directly. */
+export function serviceS3Client(s3: TestS3): S3Client {
+  return new S3Client({
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3_KEY, secretAccessKey: S3_SECRET },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+  })
 }

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { readJpegHeader } from '../../shared/media/jpeg'
 import { orientedSize } from '../../shared/media/public-image'
-import { jpegWithGps } from '../helpers/fixtures'
+import { jpegWithGps } from '../support/fixtures'
 
 const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#369' } })
 

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * Real videos carrying a recording position, made at test time by Debian's ffmpeg and exiftool
+ * (installed by .ci/run), and the same tools reading back what a downloader would see.
+ */
+
+/** The position the issue was found with (São Paulo, 760 m), as ffmpeg takes it (ISO 6709). */
+export const POSITION = '+23.5505-046.6333+760.000/'
+
+function run(command: string, args: string[]): string {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr || result.error}`)
+  return result.stdout
+}
+
+const ffmpeg = (...args: string[]) => run('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args])
+const exiftool = (...args: string[]) => run('exiftool', args)
+const picture = (seconds: number, size = '320x240') => ['-f', 'lavfi', '-t', String(seconds), '-i', `testsrc=size=${size}:rate=25`]
+const sound = ['-f', 'lavfi', '-i', 'sine=frequency=440', '-shortest']
+const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p']
+
+export interface LocationVideo {
+  file: string
+  contentType: string
+}
+
+/** The small videos, one per way a position gets into a file; each is a few tens of KB. */
+export function makeLocationVideos(dir: string): Record<string, LocationVideo> {
+  const at = (name: string) => join(dir, name)
+  // MP4 as ffmpeg writes it: the position as a 3GPP `loci` in moov/udta, moov after the media data.
+  ffmpeg(...picture(2), ...sound, ...h264, '-c:a', 'aac', '-metadata', `location=${POSITION}`, at('moov-last.mp4'))
+  // The same with moov before the media data, as phones and web-ready files have it.
+  ffmpeg(...picture(2), ...h264, '-movflags', '+faststart', '-metadata', `location=${POSITION}`, at('moov-first.mp4'))
+  // QuickTime as ffmpeg writes it: a `©xyz` in moov/udta.
+  ffmpeg(...picture(2), ...h264, '-metadata', `location=${POSITION}`, at('xyz.mov'))
+  // QuickTime as an iPhone writes it: Apple's keys in a `meta`, one of them the location.
+  ffmpeg(...picture(2), ...h264, '-movflags', 'use_metadata_tags', '-metadata', 'com.apple.quicktime.make=Apple',
+    '-metadata', `com.apple.quicktime.location.ISO6709=${POSITION}`, '-metadata', 'com.apple.quicktime.model=iPhone 15', at('apple.mov'))
+  // Every place exiftool can write a position into an MP4 at once: udta ©xyz, an ilst ©xyz item,
+  // a moov-level Keys meta, and XMP in a top-level uuid box, next to ffmpeg's loci.
+  copyFileSync(at('moov-first.mp4'), at('every-place.mp4'))
+  exiftool('-q', '-n', '-overwrite_original', '-UserData:GPSCoordinates=23.5505 -46.6333 760', '-ItemList:GPSCoordinates=23.5505 -46.6333 760',
+    '-Keys:GPSCoordinates=23.5505 -46.6333 760', '-XMP:GPSLatitude=23.5505', '-XMP:GPSLongitude=-46.6333', '-XMP:GPSAltitude=760', at('every-place.mp4'))
+  // XMP in QuickTime goes in moov/udta/XMP_.
+  ffmpeg(...picture(2), ...h264, at('xmp.mov'))
+  exiftool('-q', '-n', '-overwrite_original', '-XMP:GPSLatitude=23.5505', '-XMP:GPSLongitude=-46.6333', at('xmp.mov'))
+  // WebM has no location element, but ffmpeg keeps a `location` it is given (or copies from a phone's MP4) as a tag.
+  ffmpeg(...picture(2), '-c:v', 'libvpx', '-b:v', '200k', '-metadata', `LOCATION=${POSITION}`, at('tagged.webm'))
+  // A moov of 1.5 MB, larger than one 1 MiB read: a long comment before the position.
+  writeFileSync(at('comment.txt'), `;FFMETADATA1\ncomment=${'x'.repeat(1_500_000)}\nlocation=${POSITION}\n`)
+  ffmpeg(...picture(2, '160x120'), '-i', at('comment.txt'), '-map_metadata', '1', '-map', '0', ...h264, at('large-moov.mp4'))
+  return {
+    'moov-last.mp4': { file: at('moov-last.mp4'), contentType: 'video/mp4' },
+    'moov-first.mp4': { file: at('moov-first.mp4'), contentType: 'video/mp4' },
+    'xyz.mov': { file: at('xyz.mov'), contentType: 'video/quicktime' },
+    'apple.mov': { file: at('apple.mov'), contentType: 'video/quicktime' },
+    'every-place.mp4': { file: at('every-place.mp4'), contentType: 'video/mp4' },
+    'xmp.mov': { file: at('xmp.mov'), contentType: 'video/quicktime' },
+    'tagged.webm': { file: at('tagged.webm'), contentType: 'video/webm' },
+    'large-moov.mp4': { file: at('large-moov.mp4'), contentType: 'video/mp4' },
+  }
+}
+
+/**
+ * An H.264 MP4 of about `mebibytes` MiB (ffmpeg stops at that size) with its moov and the position
+ * at the end: lossless frames of noise (about 12 MiB a second), which do not compress, so the size
+ * is reached in seconds of encoding.
+ */
+export function makeLargeVideo(file: string, mebibytes: number): LocationVideo {
+  const seconds = Math.ceil(mebibytes / 10) + 1
+  ffmpeg('-f', 'lavfi', '-t', String(seconds), '-i', 'testsrc2=size=640x360:rate=30', '-vf', 'noise=alls=100:allf=t+u',
+    ...h264, '-qp', '0', '-fs', String(Math.round(mebibytes * 1024 * 1024)), '-metadata', `location=${POSITION}`, file)
+  return { file, contentType: 'video/mp4' }
+}
+
+/**
+ * What exiftool reads in the file that speaks of a position, every group, duplicates and unknown
+ * tags included (not the [File] group: the file's own name and folder are not in it).
+ */
+export function locationTags(file: string): string[] {
+  return exiftool('-n', '-G', '-a', '-u', file).split('\n').filter(line => !line.startsWith('[File]') && /gps|locat|coordinat|iso6709|xyz/i.test(line))
+}
+
+/** The streams and duration ffprobe reads. */
+export function probe(file: string): unknown {
+  const json = JSON.parse(run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration,nb_streams:stream=index,codec_name,codec_type,width,height,nb_frames,duration,sample_rate', '-of', 'json', file]))
+  return { streams: json.streams, format: json.format }
+}
+
+/** A hash of every packet of every stream, as the demuxer hands them to a decoder. */
+export function packetHashes(file: string): string {
+  return run('ffmpeg', ['-v', 'error', '-i', file, '-map', '0', '-c', 'copy', '-f', 'framemd5', '-'])
+}
