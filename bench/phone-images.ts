@@ -9,9 +9,9 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core'
 import sharp from 'sharp'
-import { phonePortrait } from '../tests/browser/support/phone-photos'
-import { tempDir } from '../tests/browser/support/media'
-import { buildPublicImagesPage, servePublicImagesPage } from '../tests/browser/support/public-images-page'
+import { phonePortrait } from '../tests/support/phone-photos'
+import { tempDir } from '../tests/support/media'
+import { buildPublicImagesPage, servePublicImagesPage } from '../tests/support/public-images-page'
 import { table, writeSection } from './lib'
 
 const CPU_SLOWDOWN = 4

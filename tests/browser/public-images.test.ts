@@ -5,9 +5,9 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { checkPublicImage, stripIccProfile, type PublicImageVariant, type Size } from '../../shared/media/public-image'
 import { launchBrowser, phoneContext } from './support/browser'
-import { tempDir } from './support/media'
-import { phonePortrait } from './support/phone-photos'
-import { buildPublicImagesPage, servePublicImagesPage, type PublicImagesSite } from './support/public-images-page'
+import { tempDir } from '../support/media'
+import { phonePortrait } from '../support/phone-photos'
+import { buildPublicImagesPage, servePublicImagesPage, type PublicImagesSite } from '../support/public-images-page'
 
 interface Made { type: string, size: number, base64: string }
 interface Answer { ms: number, images: null | { width: number, height: number, display: Made, thumb: Made, thumb2x: Made } }

@@ -5,7 +5,7 @@ import { extname, join, normalize, resolve } from 'node:path'
 import { build } from 'vite'
 
 const PAGE_DIR = resolve(import.meta.dirname, 'public-images-page')
-const ROOT = resolve(import.meta.dirname, '../../..')
+const ROOT = resolve(import.meta.dirname, '../..')
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.jpg': 'image/jpeg', '.heic': 'image/heic',
