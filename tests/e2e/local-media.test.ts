@@ -71,7 +71,8 @@ describe('local storage driver', () => {
   })
 
   it('an expired URL is refused; refresh gives new URLs for the missing parts only, and the upload resumes', async () => {
-    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '2' })
+    // Four seconds: long enough for three 10 MiB parts on a loaded machine, short enough to wait out.
+    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '4' })
     try {
       const MiB = 1024 * 1024
       const bytes = mp4(52 * MiB)
@@ -81,7 +82,8 @@ describe('local storage driver', () => {
         putBytes(part.url, bytes.subarray((part.partNumber - 1) * 10 * MiB, (part.partNumber - 1) * 10 * MiB + part.size))
       for (const part of created.upload.parts.slice(0, 3)) expect((await send(part)).status).toBe(200)
 
-      await new Promise(resolve => setTimeout(resolve, 3100))
+      // Past the signed expiry (whole seconds, so a second more).
+      await new Promise(resolve => setTimeout(resolve, Math.max(0, Date.parse(created.expiresAt) + 1100 - Date.now())))
       const expired = await send(created.upload.parts[3])
       expect(expired.status).toBe(403)
       expect((await expired.json()).data.code).toBe('URL_EXPIRED')

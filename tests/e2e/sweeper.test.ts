@@ -7,7 +7,7 @@ import { jpeg, mp4 } from '../support/fixtures'
 import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
 
 describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
-  const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '2', SWEEP_INTERVAL_SECONDS: '1' } })
+  const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '6', SWEEP_INTERVAL_SECONDS: '1' } })
 
   it('removes records never confirmed past the limit, with their bytes and open multipart uploads; keeps confirmed ones', async () => {
     const photo = await jpeg()
@@ -21,7 +21,7 @@ describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
     expect(await server.probe.openMultipartUploads()).toBe(1)
 
     let gone = false
-    for (let i = 0; i < 80 && !gone; i++) {
+    for (let i = 0; i < 150 && !gone; i++) {
       await new Promise(resolve => setTimeout(resolve, 100))
       // refresh changes nothing, so polling with it cannot rescue the record.
       gone = (await api(server.url, `/api/uploads/${stale.id}/refresh`, { method: 'POST' })).status === 404
