@@ -271,7 +271,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
     expect(await summary.getAttribute('data-total')).toBe('7')
     const headline = summary.locator('.upload-summary__headline')
     await until(async () => /^Enviando [1-7] de 7 · \d+%$/.test((await headline.textContent())!.trim()), 10_000, 'sending words')
-    expect(await summary.locator('.upload-summary__bytes').textContent()).toMatch(/^\d+,\d de 2\d,\d MB$/)
+    const totalMB = (Math.floor((totalBytes / MiB) * 10) / 10).toFixed(1).replace('.', ',')
+    expect(await summary.locator('.upload-summary__bytes').textContent()).toMatch(new RegExp(`^\\d+,\\d de ${totalMB} MB$`))
     // Visible at the top of the page and at the bottom, while the batch goes.
     const inView = () => summary.evaluate((el) => {
       const box = el.getBoundingClientRect()
