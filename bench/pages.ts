@@ -6,6 +6,7 @@
 // another build's `.output` (e.g. main's) the same way, for a before/after table:
 // npx tsx bench/pages.ts --before /work/main/.output
 import { readFileSync, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
@@ -249,7 +250,10 @@ async function main() {
       }
     }
     const runs: { interactive: number, fcp: number, html: number }[] = []
+    // The machine's own load, said beside the timings: on a shared 2-core box it moves them by a second.
+    const loadBefore = loadavg()[0]!
     for (let i = 0; i < TTI_RUNS; i++) runs.push(await timeToInteractive(browser, server.url))
+    const loadAfter = loadavg()[0]!
 
     const enviar = weights.find(weight => weight.path === '/enviar')!
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
@@ -284,7 +288,8 @@ ${table(['page', 'requests', 'bytes transferred (all)', 'JS transferred (gzip, o
 /enviar under Chrome DevTools' "Slow 4G" (latency 150 ms × 3.75 = 562.5 ms, down 1.6 Mbps × 0.9 =
 180 KB/s, up 750 kbps × 0.9 = 84.4 KB/s, \`Network.emulateNetworkConditions\`) and
 \`Emulation.setCPUThrottlingRate\` ×${CPU_SLOWDOWN}, ${TTI_RUNS} cold loads; interactive = from navigation start until
-the file input is enabled and the page has hydrated (\`main[data-ready]\`, set on mount).
+the file input is enabled and the page has hydrated (\`main[data-ready]\`, set on mount). The
+machine's 1-minute load average was ${loadBefore.toFixed(1)} before these runs and ${loadAfter.toFixed(1)} after (2 cores).
 
 ${table(['measure', 'median', 'worst', 'target'], [
   ['HTML received', ms(median(runs.map(run => run.html))), ms(Math.max(...runs.map(run => run.html))), ''],
@@ -307,7 +312,8 @@ gallery tile for a video without a poster frame used to fetch the video itself; 
 ${before ? `"before" is the build in \`${before}\`, seeded the same way in the same run.` : ''}
 Still to come from issue 18's page weight work (they need the server's new image variants): tiles
 with \`srcset\`/\`sizes\` (today one 480 px thumbnail, soft on a 3× screen) and a responsive home
-cover (today the one display image on a phone too).
+cover (today the one display image on a phone too). The seed's cover is a small drawn picture: the
+567 KB cover of the issue's trial (a real phone photo's display image) is not reproduced here.
 
 ${table(['page', 'build', 'requests', 'bytes transferred (all)', 'images (requests)', 'video files (requests)', 'scripts'], [...media].sort((a, b) => a.weight.path.localeCompare(b.weight.path)).map(({ build, weight }) => [
   weight.path, build, weight.requests, kb(weight.wire), `${kb(weight.images)} (${weight.imageRequests})`, `${kb(weight.video)} (${weight.videoRequests})`, kb(weight.scripts),
@@ -319,7 +325,7 @@ ${table(['script', 'on the wire', 'content-encoding', 'uncompressed', 'gzip comp
 `)
     for (const weight of weights) console.log(`${weight.path}: ${weight.requests} requests, ${kb(weight.wire)} transferred, JS ${kb(jsWire(weight))} on the wire (${encodings(weight)}), ${kb(jsRaw(weight))} uncompressed, ${kb(jsGzip(weight))} gzip computed`)
     for (const { build, weight } of media) console.log(`3x phone ${weight.path} (${build}): ${weight.requests} requests, ${kb(weight.wire)} transferred, images ${kb(weight.images)} (${weight.imageRequests}), video files ${kb(weight.video)} (${weight.videoRequests}), scripts ${kb(weight.scripts)}`)
-    console.log(`/enviar interactive under Slow 4G + CPU x${CPU_SLOWDOWN}: ${runs.map(run => ms(run.interactive)).join(', ')} (median ${ms(tti)}); scripts served with content-encoding: ${compressesJs}`)
+    console.log(`/enviar interactive under Slow 4G + CPU x${CPU_SLOWDOWN}: ${runs.map(run => ms(run.interactive)).join(', ')} (median ${ms(tti)}, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}); scripts served with content-encoding: ${compressesJs}`)
   }
   finally {
     await browser.close()
