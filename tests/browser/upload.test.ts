@@ -321,7 +321,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const unanswered = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === null).map(e => e.part))
     await page.reload()
     proxy.hold(false)
-    // Nothing clicked: the queue comes back from IndexedDB and goes on.
+    // Nothing clicked: the queue comes back from IndexedDB and goes on, and says what it does
+    // (not "where it stopped": a file under 50 MiB starts again from zero).
+    await until(async () => ((await page.locator('[data-testid=upload-summary]').textContent()) ?? '').includes('Retomando seus envios.'), 15_000, 'resume words')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     expect(await states(page)).toEqual(['done'])
 
