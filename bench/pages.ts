@@ -2,8 +2,12 @@
 // /, /enviar and /galeria, and how soon /enviar answers a tap under Chrome DevTools' "Slow 4G"
 // with the CPU slowed four times. Debian's Chromium through playwright-core, against the built
 // server with a realistic event (a cover, 30 uploads). Run: npm run bench -- pages (or npx tsx bench/pages.ts).
+// Also (issue 18) what / and /galeria cost a 3× phone, by kind of bytes; `--before <dir>` measures
+// another build's `.output` (e.g. main's) the same way, for a before/after table:
+// npx tsx bench/pages.ts --before /work/main/.output
 import { readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { loadavg } from 'node:os'
+import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { api, login } from '../tests/support/http'
@@ -12,7 +16,10 @@ import { seedGallery } from '../tests/support/guests'
 import { table, writeSection } from './lib'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR' }
+/** The phones of issue 18's trial: 3× screens (an iPhone 12–15, most recent Androids). */
+const PHONE_3X = { ...PHONE, deviceScaleFactor: 3 }
 const PAGES = ['/', '/enviar', '/galeria'] as const
+const MEDIA_PAGES = ['/', '/galeria'] as const
 const PUBLIC_DIR = join(ROOT, '.output/public')
 const TTI_RUNS = 5
 const BUDGET_JS_GZIP = 150 * 1024
@@ -56,6 +63,12 @@ interface PageWeight {
   requests: number
   wire: number
   js: ScriptWeight[]
+}
+
+/** `--before <dir>`: another build's `.output` to measure on the 3× phone as well. */
+function beforeOutput(): string | null {
+  const at = process.argv.indexOf('--before')
+  return at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : null
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
@@ -116,6 +129,60 @@ async function firstLoad(browser: Browser, base: string, path: string): Promise<
   }
 }
 
+interface MediaWeight {
+  path: string
+  requests: number
+  wire: number
+  images: number
+  imageRequests: number
+  video: number
+  videoRequests: number
+  scripts: number
+}
+
+/** One first visit on the 3× phone, its bytes sorted by kind (videos fetched by a page show up here). */
+async function mediaLoad(browser: Browser, base: string, path: string): Promise<MediaWeight> {
+  const context = await browser.newContext({ ...PHONE_3X, baseURL: base })
+  try {
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.setExtraHTTPHeaders', { headers: ACCEPT_GZIP })
+    const loaded = recordNetwork(cdp)
+    await page.goto(path, { waitUntil: 'networkidle' })
+    const entries = [...loaded.values()].filter(entry => !entry.url.startsWith('data:') && entry.wire > 0)
+    const isVideo = (entry: Loaded) => entry.mimeType.startsWith('video/') || /\.(mp4|mov|webm)$/.test(new URL(entry.url).pathname)
+    const images = entries.filter(entry => entry.mimeType.startsWith('image/'))
+    const videos = entries.filter(isVideo)
+    const sum = (list: Loaded[]) => list.reduce((total, entry) => total + entry.wire, 0)
+    return {
+      path,
+      requests: entries.length,
+      wire: sum(entries),
+      images: sum(images),
+      imageRequests: images.length,
+      video: sum(videos),
+      videoRequests: videos.length,
+      scripts: sum(entries.filter(entry => entry.mimeType.includes('javascript'))),
+    }
+  }
+  finally {
+    await context.close()
+  }
+}
+
+/** A server of `entry`'s build with the same realistic event: a cover and 30 uploads. */
+async function seededServer(entry?: string) {
+  const server = await startServer({ RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' }, undefined, entry)
+  const cookie = await login(server.url)
+  await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' }, cookie })
+  const items = await seedGallery(server.url, cookie, 30)
+  const cover = items.find(item => item.kind === 'photo')!
+  const set = await api(server.url, `/api/admin/uploads/${cover.id}/cover`, { method: 'POST', cookie })
+  if (set.status !== 200) throw new Error(`cover: ${set.status}`)
+  return server
+}
+
 /**
  * Navigation start to the moment the file input is enabled and the page has hydrated (the page
  * sets `data-ready` on its <main> when mounted, after the upload queue started).
@@ -153,19 +220,13 @@ async function timeToInteractive(browser: Browser, base: string): Promise<{ inte
 }
 
 async function main() {
-  const server = await startServer({ RATE_LIMIT_UPLOADS_PER_MINUTE: '100000' })
+  const before = beforeOutput()
+  const server = await seededServer()
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
   try {
-    const cookie = await login(server.url)
-    await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' }, cookie })
-    const items = await seedGallery(server.url, cookie, 30)
-    const cover = items.find(item => item.kind === 'photo')!
-    const set = await api(server.url, `/api/admin/uploads/${cover.id}/cover`, { method: 'POST', cookie })
-    if (set.status !== 200) throw new Error(`cover: ${set.status}`)
-
     // Does the server compress its scripts when asked? (Nitro's node server serves precompressed
     // files only when the build made them: `compressPublicAssets`.)
     const probe = await fetch(`${server.url}/enviar`, { headers: { 'accept-encoding': 'gzip' } })
@@ -176,8 +237,23 @@ async function main() {
 
     const weights: PageWeight[] = []
     for (const path of PAGES) weights.push(await firstLoad(browser, server.url, path))
+    const media: { build: string, weight: MediaWeight }[] = []
+    for (const path of MEDIA_PAGES) media.push({ build: 'this build', weight: await mediaLoad(browser, server.url, path) })
+    if (before) {
+      const old = await seededServer(join(before, 'server/index.mjs'))
+      try {
+        for (const path of MEDIA_PAGES) media.push({ build: `before (${before})`, weight: await mediaLoad(browser, old.url, path) })
+      }
+      finally {
+        await old.stop()
+        rmSync(old.dir, { recursive: true, force: true })
+      }
+    }
     const runs: { interactive: number, fcp: number, html: number }[] = []
+    // The machine's own load, said beside the timings: on a shared 2-core box it moves them by a second.
+    const loadBefore = loadavg()[0]!
     for (let i = 0; i < TTI_RUNS; i++) runs.push(await timeToInteractive(browser, server.url))
+    const loadAfter = loadavg()[0]!
 
     const enviar = weights.find(weight => weight.path === '/enviar')!
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
@@ -212,7 +288,8 @@ ${table(['page', 'requests', 'bytes transferred (all)', 'JS transferred (gzip, o
 /enviar under Chrome DevTools' "Slow 4G" (latency 150 ms × 3.75 = 562.5 ms, down 1.6 Mbps × 0.9 =
 180 KB/s, up 750 kbps × 0.9 = 84.4 KB/s, \`Network.emulateNetworkConditions\`) and
 \`Emulation.setCPUThrottlingRate\` ×${CPU_SLOWDOWN}, ${TTI_RUNS} cold loads; interactive = from navigation start until
-the file input is enabled and the page has hydrated (\`main[data-ready]\`, set on mount).
+the file input is enabled and the page has hydrated (\`main[data-ready]\`, set on mount). The
+machine's 1-minute load average was ${loadBefore.toFixed(1)} before these runs and ${loadAfter.toFixed(1)} after (2 cores).
 
 ${table(['measure', 'median', 'worst', 'target'], [
   ['HTML received', ms(median(runs.map(run => run.html))), ms(Math.max(...runs.map(run => run.html))), ''],
@@ -227,12 +304,28 @@ the page's own stylesheet, inlined in the server render, was fetched again befor
 start (\`features.inlineStyles\`: one more 562 ms round trip on the critical path); /enviar became
 interactive after 4.0 s (median of 5), 2.9 s with compression alone.
 
+### On a 3× phone: / and /galeria by kind of bytes (issue 18)
+
+The same event, first visit on a 390×844 phone at device pixel ratio 3, until the network is idle
+(the gallery's lazy tiles within reach are loaded). Videos: bytes of video files a page fetched (a
+gallery tile for a video without a poster frame used to fetch the video itself; the seed has two).
+${before ? `"before" is the build in \`${before}\`, seeded the same way in the same run.` : ''}
+Still to come from issue 18's page weight work (they need the server's new image variants): tiles
+with \`srcset\`/\`sizes\` (today one 480 px thumbnail, soft on a 3× screen) and a responsive home
+cover (today the one display image on a phone too). The seed's cover is a small drawn picture: the
+567 KB cover of the issue's trial (a real phone photo's display image) is not reproduced here.
+
+${table(['page', 'build', 'requests', 'bytes transferred (all)', 'images (requests)', 'video files (requests)', 'scripts'], [...media].sort((a, b) => a.weight.path.localeCompare(b.weight.path)).map(({ build, weight }) => [
+  weight.path, build, weight.requests, kb(weight.wire), `${kb(weight.images)} (${weight.imageRequests})`, `${kb(weight.video)} (${weight.videoRequests})`, kb(weight.scripts),
+]))}
+
 Scripts of /enviar's first load, largest first:
 
 ${table(['script', 'on the wire', 'content-encoding', 'uncompressed', 'gzip computed'], [...enviar.js].sort((a, b) => b.raw - a.raw).map(file => [file.path, kb(file.wire), file.encoding, kb(file.raw), kb(file.gzip)]))}
 `)
     for (const weight of weights) console.log(`${weight.path}: ${weight.requests} requests, ${kb(weight.wire)} transferred, JS ${kb(jsWire(weight))} on the wire (${encodings(weight)}), ${kb(jsRaw(weight))} uncompressed, ${kb(jsGzip(weight))} gzip computed`)
-    console.log(`/enviar interactive under Slow 4G + CPU x${CPU_SLOWDOWN}: ${runs.map(run => ms(run.interactive)).join(', ')} (median ${ms(tti)}); scripts served with content-encoding: ${compressesJs}`)
+    for (const { build, weight } of media) console.log(`3x phone ${weight.path} (${build}): ${weight.requests} requests, ${kb(weight.wire)} transferred, images ${kb(weight.images)} (${weight.imageRequests}), video files ${kb(weight.video)} (${weight.videoRequests}), scripts ${kb(weight.scripts)}`)
+    console.log(`/enviar interactive under Slow 4G + CPU x${CPU_SLOWDOWN}: ${runs.map(run => ms(run.interactive)).join(', ')} (median ${ms(tti)}, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}); scripts served with content-encoding: ${compressesJs}`)
   }
   finally {
     await browser.close()

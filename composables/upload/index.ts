@@ -6,9 +6,11 @@
  * - backoff.ts: how long a retry waits; transport.ts: the requests themselves
  * - failures.ts: the words for a failure, and the client-side codes
  * - item.ts, store.ts: a queued file, and what the browser keeps of it across reloads
+ * - summary.ts: the whole batch at a glance (files and bytes done, paused, finished)
  * - media-checks.ts, thumbnail.ts, video-poster.ts, detached-video.ts: what is read from a picked file
  */
 export { useUploadQueue } from './useUploadQueue'
 export type { RefusedFile, UploadQueue } from './useUploadQueue'
 export { itemPercent, itemState } from './item'
 export type { ItemPhase, ItemState, QueueItem } from './item'
+export type { SummaryState, UploadSummary } from './summary'

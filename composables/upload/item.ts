@@ -2,7 +2,7 @@ import { partLayout, partSize } from '#shared/limits'
 import type { UploadRecord } from './store'
 
 /** The row states the page shows (and tests read from `data-state`). */
-export type ItemState = 'queued' | 'uploading' | 'done' | 'error'
+export type ItemState = 'queued' | 'uploading' | 'paused' | 'done' | 'error'
 /** Finer steps, for the words under each row. */
 export type ItemPhase = 'waiting' | 'queued' | 'sending' | 'paused' | 'retrying' | 'finishing' | 'done' | 'error'
 
@@ -15,7 +15,12 @@ export interface QueueItem extends UploadRecord {
   thumbUrl: string | null
 }
 
-export function itemState(item: Pick<QueueItem, 'phase'>): ItemState {
+/**
+ * A file on its way is `paused` while the browser is offline, even before its request fails: a
+ * phone that lost the Wi-Fi may hold a dying request for a minute, and the guest must see at once
+ * that nothing moves.
+ */
+export function itemState(item: Pick<QueueItem, 'phase'>, online = true): ItemState {
   switch (item.phase) {
     case 'waiting':
     case 'queued':
@@ -24,15 +29,21 @@ export function itemState(item: Pick<QueueItem, 'phase'>): ItemState {
       return 'done'
     case 'error':
       return 'error'
+    case 'paused':
+      return 'paused'
     default:
-      return 'uploading'
+      return online ? 'uploading' : 'paused'
   }
 }
 
+/**
+ * Bytes sent, 0–100. Only a finished file shows 100: bytes all sent but not yet confirmed (or a
+ * body the phone's buffers swallowed whole) stop at 99, because a full bar reads as "done".
+ */
 export function itemPercent(item: Pick<QueueItem, 'sentBytes' | 'size' | 'phase'>): number {
   if (item.phase === 'done') return 100
   if (!item.size) return 0
-  return Math.min(100, Math.floor((item.sentBytes / item.size) * 100))
+  return Math.min(99, Math.floor((item.sentBytes / item.size) * 100))
 }
 
 export function missingParts(item: QueueItem): number[] {

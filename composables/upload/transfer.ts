@@ -148,11 +148,14 @@ async function putWithRetry(item: QueueItem, book: UrlBook, body: Blob, partNumb
   let refusals = 0
   await retrying(item, signal, 'sending', async () => {
     const { url, headers } = await book.target(partNumber)
+    // A failed body counts as unsent only when the next try really starts again: while the queue
+    // waits for the network the bar keeps what it had reached, and a guest never sees it empty
+    // or full for a file that is merely paused.
+    onProgress(0)
     try {
       await putBlob(url, body, headers, onProgress, signal)
     }
     catch (error) {
-      onProgress(0)
       if (error instanceof ApiError && error.status === 403 && refusals++ < MAX_URL_REFUSALS) {
         // Expired or refused signature: renew the URL and try again.
         book.invalidate()

@@ -11,6 +11,7 @@ import { bytesOfDoneParts, forgetUpload, toRecord, type QueueItem } from './item
 import { checkMediaFile } from './media-checks'
 import * as store from './store'
 import { makeThumbnail } from './thumbnail'
+import { summarize } from './summary'
 import { transferUpload } from './transfer'
 import { postJson } from './transport'
 
@@ -265,9 +266,10 @@ function createQueue() {
   const allDone = computed(() => items.value.length > 0 && items.value.every(item => item.done))
   const doneCount = computed(() => items.value.filter(item => item.done).length)
   const awaitingApproval = computed(() => items.value.some(item => item.done && item.status === 'pending'))
+  const summary = computed(() => summarize(items.value, online.value))
 
   return {
-    items, online, storageOk, resumedCount, restored, waitingCount, busy, allDone, doneCount, awaitingApproval,
+    items, online, storageOk, resumedCount, restored, waitingCount, busy, allDone, doneCount, awaitingApproval, summary,
     start, addFiles, submit, cancel, retry, clearFinished,
   }
 }

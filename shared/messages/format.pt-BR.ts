@@ -26,7 +26,18 @@ export function formatBytes(bytes: number): string {
   return `${decimal.format(unit === 0 ? value : Math.round(value * 10) / 10)} ${units[unit]}`
 }
 
-/** "45 segundos", "5 minutos", "2 min 30 s": a video's limit, or how long to wait. */
+/** "12,3 de 35,0 MB": part of a total, both in the total's unit, so the two read side by side. */
+export function formatBytesOf(part: number, total: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB']
+  let unit = 0
+  while (total / 1024 ** unit >= 1024 && unit < units.length - 1) unit++
+  if (unit === 0) return `${integer.format(part)} de ${integer.format(total)} bytes`
+  const fixed = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+  const of = (bytes: number) => fixed.format(Math.floor((bytes / 1024 ** unit) * 10) / 10)
+  return `${of(part)} de ${of(total)} ${units[unit]}`
+}
+
+/** "45 segundos, "5 minutos", "2 min 30 s": a video's limit, or how long to wait. */
 export function formatDuration(seconds: number): string {
   const total = Math.round(seconds)
   const minutes = Math.floor(total / 60)

@@ -3,7 +3,7 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
-import { formatBytes, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
+import { formatBytes, formatBytesOf, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
@@ -42,16 +42,28 @@ export const ptBR = {
     afterApproval: 'As fotos aparecem na galeria depois que os noivos aprovarem.',
     seeGallery: 'Ver a galeria',
     sendMore: 'Enviar mais',
-    offline: 'Sem conexão. O envio continua sozinho quando a internet voltar.',
-    resumed: 'Continuando o envio de onde parou.',
+    // Files under 50 MiB go in one PUT and start again from zero: say what happens, not "where it stopped".
+    resumed: 'Retomando seus envios.',
     storageFailed: 'Este navegador não deixou guardar os arquivos; mantenha esta página aberta até o fim do envio.',
+  },
+  summary: {
+    label: 'Andamento do envio',
+    sending: (position: number, total: number) => `Enviando ${position} de ${total}`,
+    paused: 'Sem conexão · pausado',
+    done: 'Tudo enviado',
+    failed: (failed: number) => `${failed} ${plural(failed, 'arquivo não foi enviado', 'arquivos não foram enviados')}`,
+    offline: 'Sem conexão',
+    bytes: formatBytesOf,
+    files: (done: number, total: number) => `${done} de ${total} ${plural(total, 'arquivo', 'arquivos')}`,
+    pausedHint: 'O envio continua sozinho quando a internet voltar.',
+    failedHint: 'Veja abaixo o que aconteceu com cada um.',
   },
   item: {
     state: {
       queued: 'Na fila',
       waiting: 'Pronto para enviar',
       uploading: 'Enviando',
-      paused: 'Sem conexão, aguardando',
+      paused: 'Pausado, sem conexão',
       retrying: 'Tentando de novo…',
       finishing: 'Finalizando…',
       done: 'Enviado',
@@ -93,6 +105,7 @@ export const ptBR = {
     photoAlt: (author: string) => (author ? `Foto enviada por ${author}` : 'Foto enviada por um convidado'),
     videoLabel: (author: string) => (author ? `Vídeo enviado por ${author}` : 'Vídeo enviado por um convidado'),
     slideshow: 'Modo telão',
+    videoWithoutFrame: 'Vídeo',
   },
   viewer: {
     label: 'Foto ou vídeo em tela cheia',
@@ -101,6 +114,8 @@ export const ptBR = {
     next: 'Próxima',
     position: (index: number, total: number) => `${index} de ${total}`,
     anonymous: 'Convidado',
+    unmute: 'Ativar som',
+    mute: 'Tirar som',
   },
   slideshow: {
     label: 'Telão de fotos',

@@ -108,18 +108,14 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     for (const video of withPoster) {
       expect(await page.getAttribute(`[data-testid=gallery-item][data-id="${video.id}"] img`, 'src')).toMatch(/-poster\.jpg$/)
     }
-    // Videos: a play mark on every one; without a poster, the video itself draws its first frame.
+    // Videos: a play mark on every one; without a poster, a drawn placeholder (the tile never
+    // fetches the video: see the test of that below).
     const noPoster = items.slice(0, 24).find(item => item.kind === 'video' && !listed.get(item.id)!.thumbUrl)!
     expect(noPoster).toBeDefined()
     const tile = page.locator(`[data-testid=gallery-item][data-id="${noPoster.id}"]`)
     await tile.scrollIntoViewIfNeeded()
-    const video = tile.locator('video')
-    await video.waitFor()
-    expect(await video.getAttribute('preload')).toBe('metadata')
-    expect(await video.evaluate(el => (el as HTMLVideoElement).muted)).toBe(true)
-    expect(await video.getAttribute('src')).toBe(`${listed.get(noPoster.id)!.url}#t=0.1`)
-    // The real clip decodes: the tile has a frame to show.
-    await page.waitForFunction(id => ((document.querySelector(`[data-testid=gallery-item][data-id="${id}"] video`) as HTMLVideoElement | null)?.readyState ?? 0) >= 2, noPoster.id, { timeout: 15_000 })
+    await tile.locator('[data-testid=gallery-video-placeholder]').waitFor()
+    expect(await tile.locator('video, img').count()).toBe(0)
     expect(await page.locator('[data-testid=gallery-item][data-kind=video] .gallery-tile__play').count()).toBe(await page.locator('[data-testid=gallery-item][data-kind=video]').count())
 
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -171,6 +167,72 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     await until(async () => (await viewer.count()) === 0, 5000, 'closed')
     // Focus goes back to the tile the viewer was opened from.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(second!.id)
+  })
+
+  it('phone: a video without a poster frame shows a placeholder tile and the page never fetches the video for it', async () => {
+    const listed = await galleryItems(shared.server.url)
+    const posterless = listed.filter(item => item.kind === 'video' && !item.thumbUrl)
+    // The seed: every fourteenth upload is a video sent without its poster frame (two of 30).
+    expect(posterless.length).toBe(2)
+    context = await phoneContext(browser, shared.server.url)
+    const page = await context.newPage()
+    // Every request of the page from its first byte, to see whether a video file was asked for.
+    const requested: string[] = []
+    page.on('request', request => requested.push(new URL(request.url()).pathname))
+    await page.goto('/galeria')
+    await until(async () => (await tiles(page).count()) === 24, 15_000, 'first page')
+    await page.click('[data-testid=load-more]')
+    await until(async () => (await tiles(page).count()) === 30, 15_000, 'second page')
+    for (const item of posterless) {
+      const tile = page.locator(`[data-testid=gallery-item][data-id="${item.id}"]`)
+      await tile.scrollIntoViewIfNeeded()
+      await expect(tile.locator('[data-testid=gallery-video-placeholder]').textContent()).resolves.toContain('Vídeo')
+      expect(await tile.locator('.gallery-tile__play').count()).toBe(1)
+    }
+    await page.waitForTimeout(1500)
+    await screenshot(page, 'galeria-phone-video-placeholder')
+    const videoPaths = listed.filter(item => item.kind === 'video').map(item => new URL(item.url).pathname)
+    expect(requested.filter(path => videoPaths.includes(path))).toEqual([])
+    // The posters that exist were fetched: the watch itself works.
+    const posterPaths = listed.filter(item => item.kind === 'video' && item.thumbUrl).map(item => new URL(item.thumbUrl!).pathname)
+    expect(posterPaths.length).toBe(2)
+    for (const path of posterPaths) expect(requested).toContain(path)
+  })
+
+  it('phone: the viewer opens a video muted and playing, with a sound button that turns the sound on', async () => {
+    const listed = await galleryItems(shared.server.url)
+    const video = listed.find(item => item.kind === 'video' && item.thumbUrl)!
+    const page = await open('phone', shared)
+    await until(async () => (await tiles(page).count()) === 24, 15_000, 'first page')
+    const tile = page.locator(`[data-testid=gallery-item][data-id="${video.id}"]`)
+    await tile.scrollIntoViewIfNeeded()
+    await tile.click()
+    const player = page.locator('[data-testid=viewer] video')
+    await player.waitFor()
+    expect(await player.evaluate(el => (el as HTMLVideoElement).muted)).toBe(true)
+    expect(await player.getAttribute('src')).toBe(video.url)
+    // The real clip plays (muted autoplay is allowed): time moves on.
+    await page.waitForFunction(() => ((document.querySelector('[data-testid=viewer] video') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.2, undefined, { timeout: 15_000 })
+    const sound = page.locator('[data-testid=viewer-sound]')
+    expect(await sound.getAttribute('aria-label')).toBe('Ativar som')
+    expect(await sound.getAttribute('aria-pressed')).toBe('false')
+    expect((await sound.textContent())!.trim()).toBe('Ativar som')
+    const box = (await sound.boundingBox())!
+    expect(box.width).toBeGreaterThanOrEqual(44)
+    expect(box.height).toBeGreaterThanOrEqual(44)
+    // Not hidden under the close button, and on screen.
+    expect(overlap(box, (await page.locator('[aria-label="Fechar"]').boundingBox())!)).toBe(false)
+    expect(within(box, { x: 0, y: 0, ...PHONE })).toBe(true)
+    await screenshot(page, 'viewer-phone-video-muted')
+
+    await sound.click()
+    await until(async () => (await player.evaluate(el => (el as HTMLVideoElement).muted)) === false, 5000, 'unmuted')
+    expect(await sound.getAttribute('aria-label')).toBe('Tirar som')
+    expect(await sound.getAttribute('aria-pressed')).toBe('true')
+    expect(await player.evaluate(el => (el as HTMLVideoElement).volume)).toBeGreaterThan(0)
+    // And back.
+    await sound.click()
+    await until(async () => (await player.evaluate(el => (el as HTMLVideoElement).muted)) === true, 5000, 'muted again')
   })
 
   it('desktop: more columns, and the viewer with arrows', async () => {

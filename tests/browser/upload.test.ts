@@ -191,22 +191,47 @@ describe('guest upload page /enviar (phone, real server)', () => {
 
     await context!.setOffline(true)
     await page.locator('[data-testid=upload-offline]').waitFor({ timeout: 10_000 })
+    // The row says at once that it waits, with the percentage it really reached: never a full bar.
+    expect(await states(page)).toEqual(['paused'])
     // (Chromium lets bodies already on the wire finish; every new request fails while offline.)
     await page.waitForTimeout(500)
     const offlineFrom = proxy.seen.length
     const progressOffline = Number(await rows(page).locator('[data-progress]').getAttribute('data-progress'))
     await page.waitForTimeout(2500)
-    expect(await states(page)).not.toEqual(['done'])
+    expect(await states(page)).toEqual(['paused'])
+    const progressLater = Number(await rows(page).locator('[data-progress]').getAttribute('data-progress'))
+    expect(progressLater).toBeGreaterThanOrEqual(progressOffline)
+    expect(progressLater).toBeLessThan(100)
+    expect(await rows(page).locator('.upload-item__status').textContent()).toBe('Pausado, sem conexão')
+    // The summary says so too, wherever the guest has scrolled.
+    const summary = page.locator('[data-testid=upload-summary]')
+    expect(await summary.getAttribute('data-state')).toBe('paused')
+    expect(await summary.textContent()).toContain('Sem conexão · pausado')
+    // (Read together: bodies already on the wire may still be finishing.)
+    const [rowPercent, summaryPercent] = await page.evaluate(() => [
+      document.querySelector('[data-testid=upload-item] [data-progress]')!.getAttribute('data-progress'),
+      document.querySelector('[data-testid=upload-summary]')!.getAttribute('data-percent'),
+    ])
+    expect(summaryPercent).toBe(rowPercent)
+    expect(await summary.getAttribute('data-done')).toBe('0')
+    for (const y of [0, 100_000]) {
+      await page.evaluate(top => window.scrollTo(0, top), y)
+      await expect(summary.evaluate(el => el.getBoundingClientRect().bottom <= window.innerHeight && el.getBoundingClientRect().top >= 0)).resolves.toBe(true)
+    }
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await screenshot(page, 'enviar-phone-paused')
     const storedWhileOffline = storedParts()
     expect(storedWhileOffline).toBeLessThan(VIDEO_PARTS)
     // Nothing reached the server while offline: the queue waited instead of burning retries.
     expect(proxy.seen.slice(offlineFrom).filter(e => e.method === 'PUT')).toEqual([])
 
     await context!.setOffline(false)
+    await until(async () => (await states(page))[0] === 'uploading', 15_000, 'sending again')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     expect(await states(page)).toEqual(['done'])
     // Progress never restarted from zero: the stored parts still counted after the pause.
     expect(progressOffline).toBeGreaterThan(0)
+    expect(await summary.evaluate(el => [el.dataset.state, el.dataset.done, el.dataset.total, el.dataset.percent])).toEqual(['done', '1', '1', '100'])
 
     const mine = proxy.seen.slice(before)
     const inits = mine.filter(e => e.path === '/api/uploads/init')
@@ -217,6 +242,62 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Sem internet no meio')
     expect(row).toMatchObject({ status: 'approved', size: VIDEO_SIZE })
     expect(sha256(join(server.mediaDir, row!.storage_key))).toBe(sha256(video))
+  })
+
+  it('seven photos: a summary stays in view while they go, counts files and bytes, and ends at "Tudo enviado" 7/7/100', async () => {
+    const photos = await Promise.all(Array.from({ length: 7 }, (_, i) => noisyJpeg(dir, `FESTA_${i + 1}.jpg`, 3 * MiB)))
+    const totalBytes = photos.reduce((sum, path) => sum + statSync(path).size, 0)
+    const page = await openPage()
+    // Slow enough that the batch takes seconds: the summary is seen in the middle.
+    proxy.setThrottle(3 * MiB)
+    await page.setInputFiles('input[type=file]', photos)
+    await until(async () => (await rows(page).count()) === 7, 20_000, 'seven rows')
+    const summary = page.locator('[data-testid=upload-summary]')
+    // Nothing sent yet, nothing to sum up.
+    expect(await summary.count()).toBe(0)
+    // Every percentage the summary shows on the way, sampled in the page.
+    await page.evaluate(() => {
+      const seen: number[] = []
+      ;(window as unknown as { percentSeen: number[] }).percentSeen = seen
+      const sample = () => {
+        const value = document.querySelector('[data-testid=upload-summary]')?.getAttribute('data-percent')
+        if (value !== null && value !== undefined && seen.at(-1) !== Number(value)) seen.push(Number(value))
+        if (seen.at(-1) !== 100) requestAnimationFrame(sample)
+      }
+      sample()
+    })
+    await page.click('[data-testid=send]')
+    await summary.waitFor({ timeout: 10_000 })
+    expect(await summary.getAttribute('data-total')).toBe('7')
+    const headline = summary.locator('.upload-summary__headline')
+    await until(async () => /^Enviando [1-7] de 7 · \d+%$/.test((await headline.textContent())!.trim()), 10_000, 'sending words')
+    const totalMB = (Math.floor((totalBytes / MiB) * 10) / 10).toFixed(1).replace('.', ',')
+    expect(await summary.locator('.upload-summary__bytes').textContent()).toMatch(new RegExp(`^\\d+,\\d de ${totalMB} MB$`))
+    // Visible at the top of the page and at the bottom, while the batch goes.
+    const inView = () => summary.evaluate((el) => {
+      const box = el.getBoundingClientRect()
+      return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0
+    })
+    await page.evaluate(() => window.scrollTo(0, 0))
+    expect(await inView()).toBe(true)
+    expect(await summary.getAttribute('data-state')).toBe('sending')
+    await screenshot(page, 'enviar-phone-summary-top')
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+    expect(await inView()).toBe(true)
+    await screenshot(page, 'enviar-phone-summary-bottom')
+
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
+    expect(await summary.evaluate(el => [el.dataset.state, el.dataset.done, el.dataset.total, el.dataset.percent])).toEqual(['done', '7', '7', '100'])
+    expect((await headline.textContent())!.trim()).toBe('Tudo enviado')
+    expect((await summary.locator('.upload-summary__bytes').textContent())!.trim()).toBe('7 de 7 arquivos')
+    expect(await states(page)).toEqual(Array(7).fill('done'))
+    const percentSeen = await page.evaluate(() => (window as unknown as { percentSeen: number[] }).percentSeen)
+    // By bytes: it climbs through values between, never backwards, and reaches 100 only at the end.
+    expect(percentSeen.at(-1)).toBe(100)
+    expect(percentSeen.filter(v => v > 0 && v < 100).length).toBeGreaterThan(2)
+    expect([...percentSeen].sort((a, b) => a - b)).toEqual(percentSeen)
+    const stored = (await uploadRows(server.dbPath)).filter(row => row.file_name.startsWith('FESTA_'))
+    expect(stored.reduce((sum, row) => sum + row.size, 0)).toBe(totalBytes)
   })
 
   it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
@@ -240,7 +321,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const unanswered = new Set(proxy.seen.slice(before, afterReload).filter(e => e.part !== null && e.status === null).map(e => e.part))
     await page.reload()
     proxy.hold(false)
-    // Nothing clicked: the queue comes back from IndexedDB and goes on.
+    // Nothing clicked: the queue comes back from IndexedDB and goes on, and says what it does
+    // (not "where it stopped": a file under 50 MiB starts again from zero).
+    await until(async () => ((await page.locator('[data-testid=upload-summary]').textContent()) ?? '').includes('Retomando seus envios.'), 15_000, 'resume words')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     expect(await states(page)).toEqual(['done'])
 

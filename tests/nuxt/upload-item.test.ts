@@ -34,15 +34,26 @@ describe('UploadItem', () => {
   it.each([
     ['waiting', 'queued', 'Pronto para enviar'],
     ['queued', 'queued', 'Na fila'],
-    ['paused', 'uploading', 'Sem conexão, aguardando'],
+    ['paused', 'paused', 'Pausado, sem conexão'],
     ['retrying', 'uploading', 'Tentando de novo…'],
     ['finishing', 'uploading', 'Finalizando…'],
   ] as const)('names the %s phase (state %s) in words and can still be cancelled', async (phase, state, words) => {
     const wrapper = await mountItem({ phase })
     expect(wrapper.get('[data-testid="upload-item"]').attributes()).toMatchObject({ 'data-state': state, 'data-phase': phase })
     expect(wrapper.get('.upload-item__status').text()).toBe(words)
-    expect(wrapper.get('.upload-item__meta').text().includes('%')).toBe(state === 'uploading')
+    expect(wrapper.get('.upload-item__meta').text().includes('%')).toBe(state === 'uploading' || state === 'paused')
     expect(wrapper.find('[data-testid="upload-cancel"]').exists()).toBe(true)
+  })
+
+  it('offline, a file on its way shows paused with the percentage it really reached, never a full bar', async () => {
+    const wrapper = await mountSuspended(UploadItem, { props: { item: queueItem({ phase: 'sending', sentBytes: 1_572_864 }), online: false } })
+    expect(wrapper.get('[data-testid="upload-item"]').attributes()).toMatchObject({ 'data-state': 'paused', 'data-phase': 'sending' })
+    expect(wrapper.get('.upload-item__meta').text()).toBe('2,5 MB · Pausado, sem conexão · 60%')
+    expect(wrapper.get('progress').attributes('data-progress')).toBe('60')
+    // Every byte handed over but not yet confirmed: still not 100.
+    const sent = await mountSuspended(UploadItem, { props: { item: queueItem({ phase: 'finishing', sentBytes: 2_621_440 }), online: false } })
+    expect(sent.get('[data-testid="upload-item"]').attributes('data-state')).toBe('paused')
+    expect(sent.get('progress').attributes('data-progress')).toBe('99')
   })
 
   it('shows a sent file as done, full, with no button left to press', async () => {
