@@ -1,6 +1,7 @@
 import { ErrorCode } from '#shared/errors'
 import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
 import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
+import { withoutVideoLocation } from '#shared/media/video-location-blob'
 import { ApiError } from '~/utils/api-error'
 import { abortError, isAbort } from './abort'
 import { backoffDelay, isOffline, sleep, waitForOnline } from './backoff'
@@ -213,10 +214,22 @@ async function sendParts(item: QueueItem, file: Blob, book: UrlBook, signal: Abo
   }
 }
 
+/**
+ * What goes over the wire: a video with its recorded position blanked (same size, media untouched,
+ * stitched from slices of the picked file, so nothing is copied), else the file as picked. The
+ * scan is deterministic, so a resumed upload sends the very bytes its earlier parts came from. A
+ * video the page cannot read goes as it is: confirm scans it again and cleans or refuses it.
+ */
+async function bytesToSend(item: QueueItem, file: Blob): Promise<Blob> {
+  if (item.kind !== 'video') return file
+  const cleaned = await withoutVideoLocation(file, item.contentType).catch(() => null)
+  return cleaned?.ok ? cleaned.blob : file
+}
+
 /** init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. */
 export async function transferUpload(item: QueueItem, signal: AbortSignal, persist: Persist) {
-  const file = item.file
-  if (!file) throw new ApiError(410, ClientCode.FILE_GONE)
+  if (!item.file) throw new ApiError(410, ClientCode.FILE_GONE)
+  const file = await bytesToSend(item, item.file)
   // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
   // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
   const poster = item.kind === 'video' ? captureVideoPoster(file) : null

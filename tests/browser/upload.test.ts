@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFileSync, rmSync, statSync } from 'node:fs'
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
@@ -9,6 +9,7 @@ import { api } from '../support/http'
 import { waitForDerived } from '../support/seed'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
 import { uploadRows } from './support/db'
+import { locationTags, makeLocationVideos, packetHashes } from '../support/location-videos'
 import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
@@ -433,6 +434,30 @@ describe('guest upload page /enviar (phone, real server)', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 240])
     const { channels } = await sharp(poster).stats()
     expect(Math.max(...channels.map(channel => channel.stdev))).toBeGreaterThan(30)
+  })
+
+  it('videos recorded with a position leave the phone without it: the public URL serves the same size and the same packets, and no location', async () => {
+    const made = makeLocationVideos(dir)
+    const picked = [made['moov-last.mp4']!.file, made['apple.mov']!.file]
+    for (const file of picked) expect(locationTags(file).length, file).toBeGreaterThan(0)
+    const page = await openPage()
+    await page.setInputFiles('input[type=file]', picked)
+    await until(async () => (await states(page)).filter(state => state === 'queued').length === 2, 15_000, 'rows')
+    await page.fill('[name=message]', 'Sem lugar')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+    const sent = (await uploadRows(server.dbPath)).filter(r => r.message === 'Sem lugar')
+    expect(sent).toHaveLength(2)
+    const gallery = (await api(server.url, '/api/gallery?limit=100')).body.items as { id: string, url: string }[]
+    for (const file of picked) {
+      const row = sent.find(r => r.size === statSync(file).size)!
+      const item = gallery.find(i => i.id === row.id)!
+      const served = join(dir, `served-${row.id}`)
+      writeFileSync(served, Buffer.from(await (await fetch(item.url)).arrayBuffer()))
+      expect(statSync(served).size).toBe(statSync(file).size)
+      expect(locationTags(served), file).toEqual([])
+      expect(packetHashes(served)).toBe(packetHashes(file))
+    }
   })
 
   it('a poster frame that cannot be sent does not hold up the video: it arrives without one', async () => {
