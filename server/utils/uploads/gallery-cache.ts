@@ -15,7 +15,12 @@ const pages = new Map<string, { tag: string, answer: Promise<EncodedJson> }>()
 export function cachedGalleryPage(query: { cursor?: string, limit: number }, tag: string): Promise<EncodedJson> {
   const key = `${query.limit}:${query.cursor ?? ''}`
   const kept = pages.get(key)
-  if (kept?.tag === tag) return kept.answer
+  if (kept?.tag === tag) {
+    // Most recently used last: the pages everyone polls outlive a visitor paging deep once.
+    pages.delete(key)
+    pages.set(key, kept)
+    return kept.answer
+  }
   const answer = listGallery(query).then(page => new EncodedJson(page))
   // A failed query is not kept: the next request tries again.
   answer.catch(() => {
