@@ -513,9 +513,11 @@ through the API. Clients behave as browsers with a cache: \`accept-encoding: gzi
 an answer with an ETag (main's build sends none and compresses nothing). Bytes: status line, headers and body of every polling answer.
 
 ${table(['build', 'polls', '200', '304', 'failed', 'bytes in total', 'bytes per evening minute'], rows)}
-${ratio ? `
+${ratio
+  ? `
 Before ÷ after, bytes per evening minute: **${ratio.toFixed(1)}×** (target ≥ 5×).
-` : ''}`)
+`
+  : ''}`)
 }
 
 async function main() {

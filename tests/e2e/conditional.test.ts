@@ -250,7 +250,7 @@ describe('conditional answers (ETag, 304) on two instances sharing one database'
     // Enough items for a page above the threshold.
     for (let i = 0; i < 6; i++) await seedPhoto(server.url, { author: `Convidada com um nome bem comprido ${i}`, message: 'Felicidades aos noivos, que a festa seja linda!' })
     for (const path of ['/api/gallery?limit=100', '/api/admin/uploads?limit=50'] as const) {
-      const headers = path.startsWith('/api/admin') ? { cookie: server.cookie } : {}
+      const headers: Record<string, string> = path.startsWith('/api/admin') ? { cookie: server.cookie } : {}
       const plain = await rawGet(`${server.url}${path}`, headers)
       expect(plain.status).toBe(200)
       expect(plain.headers['content-encoding']).toBeUndefined()
