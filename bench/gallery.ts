@@ -256,8 +256,8 @@ ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n
     writeSection('Gallery and admin list (issue 4)', section)
 
     writeSection('Conditional, compressed answers and the gallery cache (issue 14)', `
-Run: \`npx tsx bench/gallery.ts --connections ${CONNECTIONS} --rows ${ROWS}\` (same seeding, machine and alternating slices as
-issue 4's section, which this run rewrote too). The service keeps the encoded first pages per change counter; "bare" runs the
+Run: \`npx tsx bench/gallery.ts --connections ${CONNECTIONS} --rows ${ROWS}\` (same seeding and alternating slices as
+issue 4's section, which a run rewrites as well). The service keeps the encoded first pages per change counter; "bare" runs the
 same SQL as the uncached service did on every request. Bytes per answer include the status line and headers
 (autocannon sends no accept-encoding, so answers are identity).
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { dataVersions } from '../../../db/schema'
+import type { Db } from '../db'
 import { ORIGINAL_URL_TTL_SECONDS } from '../storage/media-urls'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
@@ -20,9 +21,19 @@ const ANSWER_SHAPE = 1
  */
 const SIGNED_ANSWER_MAX_AGE_MS = (ORIGINAL_URL_TTL_SECONDS * 1000) / 6
 
+// Read on every conditional request: the statement is built once per database, not each time.
+const prepared = new WeakMap<Db, ReturnType<typeof prepareVersionsRead>>()
+const prepareVersionsRead = (db: Db) => db.select().from(dataVersions).prepare()
+
 /** One read of the few counter rows (the table's primary key), per request. */
 export async function readDataVersions(): Promise<DataVersions> {
-  const rows = await useDb().select().from(dataVersions).all()
+  const db = useDb()
+  let statement = prepared.get(db)
+  if (!statement) {
+    statement = prepareVersionsRead(db)
+    prepared.set(db, statement)
+  }
+  const rows = await statement.all()
   const versions: DataVersions = { public: 0, uploads: 0, event: 0, epoch: 0 }
   for (const row of rows) versions[row.name as keyof DataVersions] = row.version
   return versions
