@@ -2,8 +2,11 @@
 // into the server's database, then autocannon over loopback against the first gallery page, a page
 // ~9,000 items deep, and the admin list searched with `q`; each against a bare node:http server
 // answering the same SQL through the same @libsql/client on the same file in the same run.
+// Issue 14 adds the first page asked with If-None-Match (all 304) and the bytes of a 100-item page
+// (identity, gzip, br); `--entry` measures another build's server (main's, for "before" numbers).
 // Run: npm run bench (or npx tsx bench/gallery.ts [--rows 10000 --duration 10 --connections 10]).
 import { randomBytes } from 'node:crypto'
+import { request } from 'node:http'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -13,7 +16,7 @@ import { encodeUploadCursor } from '../shared/cursor'
 import { containsPattern, searchTextOf } from '../shared/search'
 import { api, login } from '../tests/support/http'
 import { freePort } from '../tests/support/ports'
-import { startServer } from '../tests/support/server'
+import { SERVER_ENTRY, startServer } from '../tests/support/server'
 import { percentile, startChild, table, writeSection } from './lib'
 
 const { values: flags } = parseArgs({
@@ -26,8 +29,10 @@ const { values: flags } = parseArgs({
     'q': { type: 'string', default: 'felicidades' },
     /** Writes the server's V8 CPU profile (.cpuprofile) into this folder: where does its time go? */
     'server-cpu-prof': { type: 'string' },
-    /** Measures only the targets whose key is listed (first, deep, q), e.g. to profile one of them. */
-    'only': { type: 'string', default: 'first,deep,q' },
+    /** Measures only the targets whose key is listed (first, deep, q, first304), e.g. to profile one of them. */
+    'only': { type: 'string', default: 'first,deep,q,first304' },
+    /** Another build's server entry (e.g. /work/main/.output/server/index.mjs): its numbers go to the console only. */
+    'entry': { type: 'string' },
   },
 })
 const ROWS = Number(flags.rows)
@@ -106,9 +111,9 @@ async function seed(dbPath: string, count: number) {
   return { deepCursor: encodeUploadCursor({ createdAt: new Date(Number(row.created_at)), id: String(row.id) }), plans }
 }
 
-interface Measured { rps: number, p50: number, p99: number, bad: number }
+interface Measured { rps: number, p50: number, p99: number, bad: number, bytesPerAnswer: number }
 
-interface Tally { requests: number, seconds: number, latencies: number[], bad: number }
+interface Tally { requests: number, seconds: number, latencies: number[], bad: number, bytes: number }
 
 /** One autocannon run; every response time is kept, so percentiles over several runs are exact. */
 async function run(url: string, headers: Record<string, string>, seconds: number, tally?: Tally) {
@@ -119,22 +124,43 @@ async function run(url: string, headers: Record<string, string>, seconds: number
   if (tally) {
     tally.requests += result.requests.total
     tally.seconds += result.duration
-    tally.bad += result.non2xx + result.errors
+    // A 304 is the answer asked for, not a failure.
+    tally.bad += result.non2xx - (result['3xx'] ?? 0) + result.errors
+    tally.bytes += result.throughput.total
   }
 }
 
-const newTally = (): Tally => ({ requests: 0, seconds: 0, latencies: [], bad: 0 })
+const newTally = (): Tally => ({ requests: 0, seconds: 0, latencies: [], bad: 0, bytes: 0 })
 
 const summary = (tally: Tally): Measured => ({
   rps: tally.requests / tally.seconds,
   p50: percentile(tally.latencies, 50),
   p99: percentile(tally.latencies, 99),
   bad: tally.bad,
+  bytesPerAnswer: tally.bytes / Math.max(1, tally.requests),
 })
+
+/** The bytes of one answer as sent (status line and headers included), as node:http receives them. */
+function answerBytes(url: string, headers: Record<string, string>): Promise<{ status: number, body: number, total: number, etag?: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      let body = 0
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.length
+      })
+      response.on('end', () => {
+        const head = `HTTP/1.1 ${response.statusCode} ${response.statusMessage}\r\n${response.rawHeaders.map((v, i) => (i % 2 ? `${v}\r\n` : `${v}: `)).join('')}\r\n`
+        resolve({ status: response.statusCode!, body, total: body + Buffer.byteLength(head), etag: response.headers.etag })
+      })
+      response.on('error', reject)
+    }).on('error', reject).end()
+  })
+}
 
 async function main() {
   const profile = flags['server-cpu-prof']
-  const server = await startServer(profile ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'support/cpu-profile.cjs')}`, BENCH_CPU_PROFILE_DIR: profile } : {})
+  const entry = flags.entry ?? SERVER_ENTRY
+  const server = await startServer(profile ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'support/cpu-profile.cjs')}`, BENCH_CPU_PROFILE_DIR: profile } : {}, undefined, entry)
   const basePort = await freePort()
   const baseline = { stop: async () => {} }
   try {
@@ -147,15 +173,19 @@ async function main() {
     const cookie = await login(server.url)
 
     const only = new Set(flags.only.split(','))
+    // The first page's tag, as a browser holding it sends it back (a build without tags answers 200).
+    const etag = (await answerBytes(`${server.url}/api/gallery`, {})).etag
     const all: { key: string, name: string, path: string, headers: Record<string, string> }[] = [
       { key: 'first', name: 'GET /api/gallery (first page)', path: '/api/gallery', headers: {} },
       { key: 'deep', name: `GET /api/gallery?cursor=… (${DEEP.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
       { key: 'q', name: `GET /api/admin/uploads?q=${Q}`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}`, headers: { cookie } },
+      { key: 'first304', name: 'GET /api/gallery (first page, If-None-Match: 304)', path: '/api/gallery', headers: etag ? { 'if-none-match': etag } : {} },
     ]
     const targets = all.filter(target => only.has(target.key))
     // Both answer the same thing before either is timed.
     const totals: number[] = []
     for (const target of targets) {
+      if (target.key === 'first304') continue
       const [ours, bare] = await Promise.all([api(server.url, target.path, { headers: target.headers }), api(base, target.path)])
       const ids = (body: any) => JSON.stringify(body.items.map((item: any) => item.id))
       if (ours.status !== 200 || bare.status !== 200 || ids(ours.body) !== ids(bare.body) || ours.body.total !== bare.body.total || ours.body.items.length === 0) {
@@ -180,14 +210,24 @@ async function main() {
     }
     const results = targets.map((target, index) => ({ name: target.name, service: summary(tallies[index]!.service), bare: summary(tallies[index]!.bare) }))
     for (const { name, service, bare } of results) {
-      console.log(`${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
+      console.log(`${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}; ${service.bytesPerAnswer.toFixed(0)} B/answer`)
+    }
+    // A 100-item page as sent: identity, gzip, br (headers included; body alone in brackets).
+    const pageBytes: string[][] = []
+    for (const accept of ['identity', 'gzip', 'br']) {
+      const sent = await answerBytes(`${server.url}/api/gallery?limit=100`, { 'accept-encoding': accept })
+      pageBytes.push([accept, `${sent.total.toLocaleString('en')} B (body ${sent.body.toLocaleString('en')} B)`])
+      console.log(`GET /api/gallery?limit=100, accept-encoding ${accept}: ${sent.total} B (body ${sent.body} B)`)
     }
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
     if (bad) console.log(`WARNING: ${bad} non-2xx answers or socket errors`)
     // A profiled server is slower, and a partial run leaves out measures: neither goes into RESULTS.md.
     if (profile) console.log(`server CPU profile written to ${profile}`)
-    if (profile || results.length < 3) return
-    const [first, deep] = results as [typeof results[0], typeof results[0]]
+    if (profile || flags.entry || results.length < 4) return
+    const byName = (key: string) => results[targets.findIndex(target => target.key === key)]!
+    const first = byName('first')
+    const deep = byName('deep')
+    const notModified = byName('first304')
 
     const section = `
 ${ROWS.toLocaleString('en')} approved, confirmed, derived uploads (8 % videos) inserted straight into the server's SQLite file
@@ -198,7 +238,7 @@ the same \`@libsql/client\` on the same file and writing the same JSON fields (n
 check). Ratio = service req/s ÷ bare req/s, measured in this run. The gallery reads only the 12 columns an item shows, through
 two statements drizzle prepares once (first page, after a cursor); the bare server runs that same SQL.
 
-${table(['endpoint', 'service req/s', 'service p99', 'bare req/s', 'bare p99', 'ratio service / bare', 'target'], results.map(r => [
+${table(['endpoint', 'service req/s', 'service p99', 'bare req/s', 'bare p99', 'ratio service / bare', 'target'], results.filter(r => r !== notModified).map(r => [
   r.name, r.service.rps.toFixed(0), `${r.service.p99.toFixed(1)} ms`, r.bare.rps.toFixed(0), `${r.bare.p99.toFixed(1)} ms`, (r.service.rps / r.bare.rps).toFixed(2), '≥ 0.5',
 ]))}
 
@@ -214,6 +254,24 @@ no index can serve it, so every request scans the table twice (the page and its 
 ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
 `
     writeSection('Gallery and admin list (issue 4)', section)
+
+    writeSection('Conditional, compressed answers and the gallery cache (issue 14)', `
+Run: \`npx tsx bench/gallery.ts --connections ${CONNECTIONS} --rows ${ROWS}\` (same seeding and alternating slices as
+issue 4's section, which a run rewrites as well). The service keeps the encoded first pages per change counter; "bare" runs the
+same SQL as the uncached service did on every request. Bytes per answer include the status line and headers
+(autocannon sends no accept-encoding, so answers are identity).
+
+${table(['measure', 'service', 'bare', 'ratio', 'target'], [
+  ['GET /api/gallery (first page) req/s', first.service.rps.toFixed(0), first.bare.rps.toFixed(0), (first.service.rps / first.bare.rps).toFixed(2), '≥ 1.2'],
+  ['GET /api/gallery (first page) p99', `${first.service.p99.toFixed(1)} ms`, `${first.bare.p99.toFixed(1)} ms`, (first.service.p99 / first.bare.p99).toFixed(2), '≤ 1'],
+  ['same with If-None-Match (all 304) req/s', notModified.service.rps.toFixed(0), notModified.bare.rps.toFixed(0), (notModified.service.rps / notModified.bare.rps).toFixed(2), ''],
+  ['same with If-None-Match: p99', `${notModified.service.p99.toFixed(1)} ms`, `${notModified.bare.p99.toFixed(1)} ms`, '', ''],
+  ['bytes per answer, first page (200)', first.service.bytesPerAnswer.toFixed(0), first.bare.bytesPerAnswer.toFixed(0), '', ''],
+  ['bytes per answer, If-None-Match (304)', notModified.service.bytesPerAnswer.toFixed(0), '', '', ''],
+])}
+
+${table(['a 100-item gallery page, accept-encoding', 'bytes sent'], pageBytes)}
+`)
   }
   finally {
     await baseline.stop()

@@ -5,6 +5,8 @@
 // Run separately from `npm run bench`: npm run bench:load [-- --guests 300 --photos 10 --window 120
 //   --pollers 50 --drain-timeout 120 --drivers local,s3]. Traffic goes to 127.0.0.1 only; every loop is
 // bounded by a count or a deadline.
+// `--venue` runs the venue's polling instead (issue 14, bench/support/venue.ts): bytes per evening
+// minute, with `--venue-before <server entry>` (main's build) measured first for comparison.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +19,9 @@ import { login } from '../tests/support/http'
 import { startServer, type TestServer } from '../tests/support/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/support/storage'
 import type { TestS3 } from '../tests/support/s3'
+import { SERVER_ENTRY } from '../tests/support/server'
 import { peakRssMb, percentile, startChild, table, writeSection, type Child } from './lib'
+import { runVenue, type VenueOptions, type VenueResult } from './support/venue'
 
 const { values: flags } = parseArgs({
   options: {
@@ -32,6 +36,12 @@ const { values: flags } = parseArgs({
     'server-env': { type: 'string', multiple: true, default: [] },
     /** Writes one JSON line per request (driver, step, start s, ms, status, requests in flight) here. */
     'trace': { type: 'string' },
+    /** The venue simulation (issue 14) instead of the upload load. */
+    'venue': { type: 'boolean', default: false },
+    'venue-before': { type: 'string' },
+    'venue-phones': { type: 'string', default: '300' },
+    'venue-minutes': { type: 'string', default: '20' },
+    'venue-speed': { type: 'string', default: '10' },
   },
 })
 const GUESTS = Number(flags.guests)
@@ -477,7 +487,41 @@ ${complaints.length ? `\nServer log lines that mention an error or a warning (fi
   }
 }
 
+async function venue() {
+  const options: Omit<VenueOptions, 'entry'> = {
+    phones: Number(flags['venue-phones']), minutes: Number(flags['venue-minutes']), speed: Number(flags['venue-speed']),
+    seeded: 2000, uploadsPerMinute: 8, approvalsPerMinute: 3, rejectionsPerMinute: 1,
+  }
+  const runs: { label: string, result: VenueResult }[] = []
+  const builds = [...(flags['venue-before'] ? [{ label: 'before (main\'s build)', entry: flags['venue-before'] }] : []), { label: 'this build', entry: SERVER_ENTRY }]
+  for (const build of builds) {
+    console.log(`▶ venue, ${build.label}: ${options.phones} phones + projector, ${options.minutes} evening minutes at ${options.speed}× speed`)
+    const result = await runVenue({ ...options, entry: build.entry })
+    console.log(`${build.label}: ${result.polls} polls (${result.ok} × 200, ${result.notModified} × 304, ${result.failed} failed), ${(result.bytesPerMinute / 1e6).toFixed(2)} MB per evening minute, ${result.changes} moderation changes`)
+    runs.push({ label: build.label, result })
+  }
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
+  const rows = runs.map(({ label, result }) => [label, result.polls, result.ok, result.notModified, result.failed, mb(result.bytes), mb(result.bytesPerMinute)])
+  const ratio = runs.length === 2 ? runs[0]!.result.bytesPerMinute / runs[1]!.result.bytesPerMinute : undefined
+  writeSection('Venue polling (issue 14)', `
+Run: \`npx tsx bench/load.ts --venue --venue-before /work/main/.output/server/index.mjs --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
+(\`/work/main/.output\` was main's build before issue 14). ${options.phones} phones on \`/galeria\` each polling \`/api/gallery?limit=24\` every 10 s and
+a projector polling three pages of 100 every 10 s, over ${options.minutes} evening minutes run ${options.speed}× faster than real time (a 10 s poll
+every ${(10 / options.speed).toFixed(1)} s; compressed time). ${options.seeded.toLocaleString('en')} approved photos at the start; pre-moderation; ${options.uploadsPerMinute} uploads arrive
+per evening minute (confirmed rows written straight into the database), the admin approves ${options.approvalsPerMinute} and rejects ${options.rejectionsPerMinute} a minute
+through the API. Clients behave as browsers with a cache: \`accept-encoding: gzip, deflate, br\`, and \`If-None-Match\` once they hold
+an answer with an ETag (main's build sends none and compresses nothing). Bytes: status line, headers and body of every polling answer.
+
+${table(['build', 'polls', '200', '304', 'failed', 'bytes in total', 'bytes per evening minute'], rows)}
+${ratio
+  ? `
+Before ÷ after, bytes per evening minute: **${ratio.toFixed(1)}×** (target ≥ 5×).
+`
+  : ''}`)
+}
+
 async function main() {
+  if (flags.venue) return venue()
   const photos = await fixtures()
   console.log(`fixtures: ${photos.map(p => `${(p.length / MiB).toFixed(2)} MiB`).join(', ')}`)
   const runs: RunReport[] = []

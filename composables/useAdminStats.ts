@@ -3,14 +3,14 @@ import { toApiError } from '~/utils/api-error'
 
 /** The dashboard's numbers (GET /api/admin/stats). */
 export function useAdminStats() {
-  const api = useAdminApi()
+  const conditionalGet = useConditionalAdminGet()
   const t = useAdminMessages()
   const stats = ref<AdminStats | null>(null)
   const error = ref<string | null>(null)
 
   async function refresh() {
     try {
-      stats.value = await api<AdminStats>('/api/admin/stats')
+      stats.value = await conditionalGet<AdminStats>('/api/admin/stats')
       error.value = null
     }
     catch (failure) {

@@ -19,6 +19,7 @@ type Action = keyof ReturnType<typeof useAdminMessages>['errors']['actions']
  */
 export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const api = useAdminApi()
+  const conditionalGet = useConditionalAdminGet()
   const toasts = useAdminToasts()
   const t = useAdminMessages()
 
@@ -49,7 +50,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   }
 
   const list = useCursorList<AdminUpload, AdminUploadPage>({
-    fetchPage: cursor => api<AdminUploadPage>('/api/admin/uploads', { query: queryFor(cursor) }),
+    fetchPage: cursor => conditionalGet<AdminUploadPage>('/api/admin/uploads', queryFor(cursor)),
     pollMs: REFRESH_MS,
     onPage(page) {
       total.value = page.total

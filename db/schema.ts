@@ -94,3 +94,16 @@ export const pendingDeletions = sqliteTable('pending_deletions', {
 
 export type UploadRow = typeof uploads.$inferSelect
 export type EventSettingsRow = typeof eventSettings.$inferSelect
+
+/**
+ * Change counters, one row per kind of data an answer depends on, bumped by triggers (migration
+ * 0003) on every write that could change an answer, whoever makes it (a route, the derivation,
+ * the sweeper, another instance). Conditional answers take their ETag from here: one read of a
+ * few rows per request, shared by every instance on the database. `public`: approved, confirmed
+ * uploads (gallery, public stats, the cover); `uploads`: confirmed uploads (admin list and stats);
+ * `event`: the settings row; `epoch`: random per database, so a new database never repeats a tag.
+ */
+export const dataVersions = sqliteTable('data_versions', {
+  name: text('name').primaryKey(),
+  version: integer('version').notNull().default(0),
+})

@@ -1,1 +1,6 @@
-export default defineEventHandler(async () => toPublicEventInfo(await getEventSettings()))
+export default defineEventHandler(async (event) => {
+  // The cover is an upload: its approval or images change this answer too.
+  const tag = dataTag({ answer: 'event', versions: await readDataVersions(), dependsOn: ['event', 'public'] })
+  if (notModified(event, tag, 'public')) return null
+  return toPublicEventInfo(await getEventSettings())
+})

@@ -111,9 +111,15 @@ describe('error contract', () => {
     expect(paths).toContain('size')
   })
 
-  it('API answers are never cached by browsers or proxies', async () => {
+  it('API answers are never served from a cache without asking the server', async () => {
+    // Conditional answers (ETag) may be kept by the browser, but only to be revalidated (issue 14).
     const response = await fetch(`${server.url}/api/event`)
-    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('cache-control')).toBe('no-cache')
+    expect(response.headers.get('etag')).toMatch(/^W\/".+"$/)
+    // Everything else is never stored at all.
+    const other = await fetch(`${server.url}/api/uploads/init`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(other.status).toBe(400)
+    expect(other.headers.get('cache-control')).toBe('no-store')
   })
 })
 

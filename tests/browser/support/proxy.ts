@@ -15,6 +15,8 @@ export interface SeenRequest {
   /** True when the proxy failed it on purpose instead of forwarding it. */
   injected?: boolean
   body?: string
+  /** The If-None-Match the browser sent (its cache revalidating an answer). */
+  ifNoneMatch?: string
 }
 
 /** How to fail the next PUTs of one part: answer a status, or cut the connection. */
@@ -73,6 +75,7 @@ export async function startProxy(target: string): Promise<TestProxy> {
       method: req.method ?? 'GET',
       path: url.pathname,
       part: url.searchParams.has('part') ? Number(url.searchParams.get('part')) : null,
+      ifNoneMatch: req.headers['if-none-match'],
       status: null,
       at: Date.now(),
     }

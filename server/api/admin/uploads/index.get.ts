@@ -3,5 +3,8 @@ import { adminUploadsQuerySchema } from '#shared/schemas/admin'
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
   const query = await readQueryAs(event, adminUploadsQuerySchema)
+  // `isCover` comes from the event settings; the originals' URLs are signed (`signed`).
+  const tag = dataTag({ answer: 'admin-uploads', versions: await readDataVersions(), dependsOn: ['uploads', 'event'], query, signed: true })
+  if (notModified(event, tag, 'admin')) return null
   return listAdminUploads(query)
 })
