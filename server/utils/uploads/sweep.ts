@@ -21,9 +21,15 @@ const STAGED_GRACE_MS = 10 * 60_000
  * upload was confirmed or aborted (its URL cannot be revoked on S3), or a crash's half-written
  * file. An S3 lifecycle rule on the prefix is the cloud's backstop (README).
  */
+let lastStagedSweep = 0
+
 async function sweepStaged(now: Date): Promise<number> {
   const store = useMediaStore()
   const grace = Math.min(STAGED_GRACE_MS, useConfig().UPLOAD_STALE_AFTER_SECONDS * 1000)
+  // Once per grace period, not every sweep: an orphan in staging is served to no one, and listing
+  // a bucket is a billed request that, with storage down, would hold every sweep for its timeout.
+  if (now.getTime() - lastStagedSweep < grace) return 0
+  lastStagedSweep = now.getTime()
   const keys = await store.listOlderThan(STAGING_PREFIX, new Date(now.getTime() - grace))
   let removed = 0
   for (const key of keys) {
