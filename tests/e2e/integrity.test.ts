@@ -40,9 +40,9 @@ describe.each(['local', 's3'] as const)('upload integrity (%s driver)', (driver)
     else {
       // A presigned URL cannot be revoked: it writes to staging, which nothing serves.
       expect(again.status).toBe(200)
-      expect(stagedKeyOfUrl(created.upload.url)).toMatch(/^staging\//)
     }
     expect((await server.probe.read(keyOfUrl(created.upload.url))).equals(first)).toBe(true)
+    expect(stagedKeyOfUrl(created.upload.url)).toMatch(/^staging\//)
     const record = await adminRecord(server.url, server.cookie, created.id)
     expect((await download(record.body.originalUrl)).equals(first)).toBe(true)
     const archive = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie } })
@@ -76,11 +76,13 @@ describe.each(['local', 's3'] as const)('upload integrity (%s driver)', (driver)
     for (let round = 0; round < 20; round++) {
       const created = (await init({ contentType: 'image/jpeg', size: bytes.length })).body
       expect((await putBytes(created.upload.url, bytes, created.upload.headers)).status).toBe(200)
-      const [confirm, abort] = await Promise.all([
-        api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' }),
-        api(server.url, `/api/uploads/${created.id}/abort`, { method: 'POST' }),
-      ])
-      const outcome = `${confirm.status} ${confirm.body?.data?.code ?? ''} / ${abort.status} ${abort.body?.data?.code ?? ''}`.replace(/ +/g, ' ')
+      const confirmIt = () => api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
+      const abortIt = () => api(server.url, `/api/uploads/${created.id}/abort`, { method: 'POST' })
+      // Either one sent first, in turn, so that both ways of winning happen.
+      const [confirm, abort] = round % 2
+        ? await Promise.all([confirmIt(), abortIt()])
+        : await Promise.all([abortIt(), confirmIt()]).then(([a, c]) => [c, a] as const)
+      const outcome = `${confirm.status} ${confirm.body?.data?.code ?? ''} / ${abort.status} ${abort.body?.data?.code ?? ''}`.replace(/ +/g, ' ').trim()
       outcomes.add(outcome)
       expect(['200 / 409 ALREADY_CONFIRMED', '404 NOT_FOUND / 200'], outcome).toContain(outcome)
       const key = keyOfUrl(created.upload.url)
