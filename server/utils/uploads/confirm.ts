@@ -103,9 +103,10 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
         try {
           return await confirmClaimed(claimed)
         }
-        finally {
-          // A no-op once confirmed or discarded; after a refusal (409, 503) the guest may try again.
+        catch (error) {
+          // After a refusal (409, 503) the guest may try again at once (a no-op once discarded: 422).
           await releaseClaim(claimed)
+          throw error
         }
       }
       continue
