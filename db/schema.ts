@@ -44,6 +44,13 @@ export const uploads = sqliteTable('uploads', {
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
   derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
+  /**
+   * Who is finishing this upload right now: a confirm or an abort, decided by one conditional
+   * UPDATE in the database (several instances share it), until `claimedUntil`. The loser answers
+   * 409/404 instead of racing the winner for the bytes; a claim whose holder crashed lapses.
+   */
+  claim: text('claim', { enum: ['confirm', 'abort'] }),
+  claimedUntil: integer('claimed_until', { mode: 'timestamp_ms' }),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),

@@ -7,7 +7,14 @@ import { sql } from 'drizzle-orm'
 export default defineEventHandler(async (event) => {
   const [database, storage] = await Promise.all([
     useDb().run(sql`SELECT 1`).then(() => 'ok' as const, () => 'unavailable' as const),
-    useMediaStore().ping().then(() => 'ok' as const, () => 'unavailable' as const),
+    // Either outcome updates what init remembers of the storage's health.
+    useMediaStore().ping().then(() => {
+      markStorageUp()
+      return 'ok' as const
+    }, () => {
+      markStorageDown()
+      return 'unavailable' as const
+    }),
   ])
   const ok = database === 'ok' && storage === 'ok'
   setResponseStatus(event, ok ? 200 : 503)

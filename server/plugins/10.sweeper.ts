@@ -12,7 +12,7 @@ export default defineNitroPlugin((nitroApp) => {
     try {
       await dbReady()
       const report = await sweep()
-      if (report.staleRemoved || report.deletionsRetried || report.leftovers || report.derived) console.info('[sweep]', JSON.stringify(report))
+      if (report.staleRemoved || report.deletionsRetried || report.leftovers || report.staged || report.derived) console.info('[sweep]', JSON.stringify(report))
     }
     catch (error) {
       console.error('[sweep] failed:', error instanceof Error ? error.message : error)

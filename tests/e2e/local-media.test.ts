@@ -5,7 +5,7 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
-import { putBytes, uploadFile } from '../support/uploads'
+import { keyOfUrl, putBytes, uploadFile } from '../support/uploads'
 
 describe('local storage driver', () => {
   const server = useTestServer()
@@ -48,7 +48,8 @@ describe('local storage driver', () => {
   it('serves videos with Range support (206), nosniff and long caching; photo originals only when signed', async () => {
     const bytes = mp4(300_000)
     const { init: created } = await uploadFile(server.url, bytes, { contentType: 'video/mp4', size: bytes.length, durationSec: 4 })
-    const path = new URL(created.upload.url).pathname
+    // Served from the key confirm moved it to, not the staging key the PUT wrote.
+    const path = `/media/${keyOfUrl(created.upload.url)}`
 
     const whole = await fetch(`${server.url}${path}`)
     expect(whole.status).toBe(200)
@@ -66,7 +67,7 @@ describe('local storage driver', () => {
 
     const photo = await jpegWithGps()
     const { init: photoInit } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
-    const photoPath = new URL(photoInit.upload.url).pathname
+    const photoPath = `/media/${keyOfUrl(photoInit.upload.url)}`
     expect((await fetch(`${server.url}${photoPath}`)).status).toBe(403)
   })
 

@@ -4,7 +4,7 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, mp4 } from '../support/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
+import { keyOfUrl, putBytes, sendParts, stagedKeyOfUrl, uploadFile } from '../support/uploads'
 
 describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
   const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '6', SWEEP_INTERVAL_SECONDS: '1' } })
@@ -17,7 +17,7 @@ describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
     const parts = (await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'v.mp4', contentType: 'video/mp4', size: bytes.length, durationSec: 5 } })).body
     await sendParts(parts, bytes, [1])
     const kept = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
-    expect(await server.probe.exists(keyOfUrl(stale.upload.url))).toBe(true)
+    expect(await server.probe.exists(stagedKeyOfUrl(stale.upload.url))).toBe(true)
     expect(await server.probe.openMultipartUploads()).toBe(1)
 
     let gone = false
@@ -28,6 +28,7 @@ describe.each(['local', 's3'] as const)('sweeper (%s driver)', (driver) => {
         && (await api(server.url, `/api/uploads/${parts.id}/refresh`, { method: 'POST' })).status === 404
     }
     expect(gone).toBe(true)
+    expect(await server.probe.exists(stagedKeyOfUrl(stale.upload.url))).toBe(false)
     expect(await server.probe.exists(keyOfUrl(stale.upload.url))).toBe(false)
     expect(await server.probe.openMultipartUploads()).toBe(0)
     expect(await server.probe.exists(keyOfUrl(kept.init.upload.url))).toBe(true)

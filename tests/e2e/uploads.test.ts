@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { html, jpeg, mp4, png } from '../support/fixtures'
-import { keyOfUrl, putBytes, sendParts, uploadFile } from '../support/uploads'
+import { keyOfUrl, putBytes, sendParts, stagedKeyOfUrl, uploadFile } from '../support/uploads'
 import { AUTHOR_MAX_LENGTH } from '../../shared/limits'
 
 const MiB = 1024 * 1024
@@ -144,6 +144,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     const confirm = await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
     expect([confirm.status, confirm.body.data.code]).toEqual([422, 'CONTENT_MISMATCH'])
     expect(await server.probe.exists(key)).toBe(false)
+    expect(await server.probe.exists(stagedKeyOfUrl(created.upload.url))).toBe(false)
     expect((await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })).status).toBe(404)
   })
 
@@ -155,6 +156,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect(confirm.status).toBe(422)
     expect(confirm.body.data.code).toBe('CONTENT_MISMATCH')
     expect(await server.probe.exists(key)).toBe(false)
+    expect(await server.probe.exists(stagedKeyOfUrl(created.upload.url))).toBe(false)
     expect((await api(server.url, `/api/uploads/${created.id}/abort`, { method: 'POST' })).status).toBe(404)
   })
 
@@ -237,6 +239,7 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: any) => i.id === created.id)
     expect(item.thumbUrl).toBeNull()
     expect(await server.probe.exists(keyOfUrl(signed.upload.url))).toBe(false)
+    expect(await server.probe.exists(stagedKeyOfUrl(signed.upload.url))).toBe(false)
   })
 
   it('unknown and malformed ids are 404 on confirm, abort and refresh', async () => {

@@ -122,7 +122,8 @@ export async function runCrashSafety(options: { rounds: number, guests?: number,
       if (batch.answered && applied !== states.length) halfApplied.push(`${batch.action} answered 200 but not applied`)
     }
     const orphans: string[] = []
-    for (const folder of ['orig', 'media']) {
+    // staging/ too: bytes a crash left there before their confirm moved them are swept like the rest.
+    for (const folder of ['orig', 'media', 'staging/orig', 'staging/media']) {
       const path = join(server.mediaDir, folder)
       for (const name of existsSync(path) ? readdirSync(path) : []) {
         const key = `${folder}/${name}`

@@ -10,10 +10,15 @@ export interface InitBody {
   message?: string
 }
 
-/** The storage key inside a presigned URL (local: /media/<key>; S3 path style: /<bucket>/<key>). */
-export function keyOfUrl(url: string): string {
+/** The storage key a presigned URL writes to (local: /media/<key>; S3 path style: /<bucket>/<key>): `staging/…` for a single PUT. */
+export function stagedKeyOfUrl(url: string): string {
   const path = decodeURIComponent(new URL(url).pathname)
   return path.replace(/^\/media\//, '').replace(/^\/[^/]+\//, '')
+}
+
+/** The key a presigned URL's bytes are served from once confirmed (confirm moves them out of `staging/`). */
+export function keyOfUrl(url: string): string {
+  return stagedKeyOfUrl(url).replace(/^staging\//, '')
 }
 
 export async function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}) {

@@ -4,7 +4,7 @@ export default defineEventHandler(async (event) => {
   await limitUploads(event, 'init')
   const body = await readBodyAs(event, initUploadSchema)
   await assertChallenge(body.challengeToken, clientKey(event))
-  const created = await initUpload(body)
+  const created = await watchStorage(initUpload(body))
   setResponseStatus(event, 201)
   return created
 })

@@ -53,19 +53,50 @@ export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
 type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'displayKey' | 'posterKey'>
 
 /**
- * Every key an upload may own in storage, including those not recorded yet: a poster sent before
- * the confirm, and a photo's derived images while they are being made (their keys are fixed).
+ * Every key an upload may own in storage, including those not recorded yet: its staged bytes, a
+ * poster sent before the confirm, and a photo's derived images while they are being made (their
+ * keys are fixed).
  */
 export function ownedKeys(row: KeysOf): string[] {
   const recorded = [row.storageKey, row.thumbKey, row.displayKey, row.posterKey].filter((key): key is string => Boolean(key))
   const keys = new Set(recorded)
-  if (row.kind === 'video') keys.add(posterKeyOf(row))
+  keys.add(stagedKeyOf(row.storageKey))
+  if (row.kind === 'video') {
+    keys.add(posterKeyOf(row))
+    keys.add(stagedKeyOf(posterKeyOf(row)))
+  }
   else for (const key of Object.values(photoImageKeysOf(row))) keys.add(key)
   return [...keys]
 }
 
 export function isValidKey(key: string): boolean {
   return KEY_PATTERN.test(key) && !key.includes('..')
+}
+
+/**
+ * Where a single PUT (an original, a poster) lands before confirm: a presigned URL cannot be
+ * revoked, so it never points at a key that is served. Confirm moves the verified bytes to the
+ * served key (`promoteStaged`), after which the URL can only write here again, to an object nobody
+ * reads and the sweeper removes. Never served, never in a public URL, expired by an S3 lifecycle
+ * rule as a backstop (README).
+ */
+export const STAGING_PREFIX = 'staging/'
+
+export function stagedKeyOf(key: string): string {
+  return `${STAGING_PREFIX}${key}`
+}
+
+/** A staging key's served key, or null when `key` is not a valid staging key. */
+export function servedKeyOfStaged(key: string): string | null {
+  if (!key.startsWith(STAGING_PREFIX)) return null
+  const served = key.slice(STAGING_PREFIX.length)
+  return isValidKey(served) ? served : null
+}
+
+/** The upload a key belongs to: every key made here starts with the upload's id (`newId`, 20 characters). */
+export function uploadIdOfKey(key: string): string {
+  const served = servedKeyOfStaged(key) ?? key
+  return served.slice(served.indexOf('/') + 1).slice(0, 20)
 }
 
 export function isPrivateKey(key: string): boolean {

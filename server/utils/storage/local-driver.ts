@@ -184,6 +184,28 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
     async delete(key) {
       await rm(pathOf(key), { force: true })
     },
+    async move(from, to) {
+      await mkdir(dirname(pathOf(to)), { recursive: true })
+      try {
+        await rename(pathOf(from), pathOf(to))
+        return true
+      }
+      catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+        throw error
+      }
+    },
+    async listOlderThan(prefix, olderThan) {
+      const keys: string[] = []
+      const entries = await readdir(pathOf(prefix.replace(/\/$/, '')), { recursive: true, withFileTypes: true }).catch(() => [])
+      for (const entry of entries) {
+        if (!entry.isFile()) continue
+        const path = join(entry.parentPath, entry.name)
+        const info = await stat(path).catch(() => null)
+        if (info && info.mtimeMs < olderThan.getTime()) keys.push(path.slice(root.length + 1).split(sep).join('/'))
+      }
+      return keys
+    },
     publicUrl(key) {
       return `${currentOrigin(config.PUBLIC_BASE_URL)}/media/${key}`
     },

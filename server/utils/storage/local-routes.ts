@@ -2,11 +2,29 @@ import type { H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
 import { grantFromQuery, localSigningKey, verifyGrant, type LocalGrant } from './local-grant'
 
-/** The key in a /media/** URL, or 404 when it is not one the server could have made. */
+function rawKeyOf(event: H3Event): string {
+  try {
+    return decodeURIComponent(getRouterParam(event, 'key', { decode: false }) ?? '')
+  }
+  catch {
+    // A malformed escape (`/media/%ff`) names no key the server could have made.
+    throw notFound()
+  }
+}
+
+/** The key in a /media/** URL, or 404 when it is not one the server serves (staging never is). */
 export function mediaKeyOf(event: H3Event): string {
   useLocalMediaStore()
-  const key = decodeURIComponent(getRouterParam(event, 'key', { decode: false }) ?? '')
+  const key = rawKeyOf(event)
   if (!isValidKey(key)) throw notFound()
+  return key
+}
+
+/** The key a media PUT writes to: a staging key (single PUT) or a served one (a multipart part). */
+export function uploadKeyOf(event: H3Event): string {
+  useLocalMediaStore()
+  const key = rawKeyOf(event)
+  if (!isValidKey(key) && !servedKeyOfStaged(key)) throw notFound()
   return key
 }
 

@@ -35,6 +35,13 @@ export interface MediaStore {
   put(key: string, body: Buffer, contentType: string): Promise<void>
   /** Removing a key that is not there is not an error. */
   delete(key: string): Promise<void>
+  /**
+   * Moves an object inside storage without its bytes passing through the server (S3: CopyObject,
+   * then DeleteObject; local: rename). False when `from` is not there.
+   */
+  move(from: string, to: string): Promise<boolean>
+  /** Keys under `prefix` last written before `olderThan` (the sweeper's look at staging). */
+  listOlderThan(prefix: string, olderThan: Date): Promise<string[]>
   /** Permanent URL for public media (derived images, videos). */
   publicUrl(key: string): string
   /** Short-lived URL for private media (photo originals, for admins). */

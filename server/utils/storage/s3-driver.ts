@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand,
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListPartsCommand,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand,
+  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, ListPartsCommand,
   PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand, type Part,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
@@ -116,6 +116,29 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
     },
     async delete(key) {
       await guard(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })))
+    },
+    async move(from, to) {
+      try {
+        await guard(() => client.send(new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from}` })))
+      }
+      catch (error) {
+        if (isNotFound(error)) return false
+        throw error
+      }
+      await guard(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: from })))
+      return true
+    },
+    async listOlderThan(prefix, olderThan) {
+      const keys: string[] = []
+      let token: string | undefined
+      do {
+        const page = await guard(() => client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token })))
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified && object.LastModified < olderThan) keys.push(object.Key)
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined
+      } while (token)
+      return keys
     },
     publicUrl(key) {
       return `${publicBase}/${key}`

@@ -12,9 +12,19 @@ export async function discardUpload(row: UploadRow): Promise<void> {
   await useDb().delete(uploads).where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
 }
 
+/**
+ * Only under the upload's claim (claim.ts), so that an abort racing a confirm either wins before
+ * the confirm touches anything (the confirm then answers 404) or loses (409 ALREADY_CONFIRMED, the
+ * upload and its bytes stay): never both 200 with the photo gone.
+ */
 export async function abortUpload(id: string) {
-  const row = await findUpload(id)
-  if (row.confirmedAt) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
-  await discardUpload(row)
+  const claimed = await claimUpload(id, 'abort')
+  if (!claimed) {
+    const row = await findUpload(id)
+    if (row.confirmedAt || liveClaim(row) === 'confirm') throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
+    // Another abort holds it: gone or going.
+    throw notFound()
+  }
+  await discardUpload(claimed)
   return { id, aborted: true as const }
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { fileTypeFromBuffer } from 'file-type'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -14,6 +14,7 @@ function sniffedKindMatches(kind: UploadRow['kind'], mime: string | undefined): 
   return kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
 }
 
+/** A multipart upload completes straight at its served key: completion ends its part URLs. */
 async function completeParts(row: UploadRow): Promise<UploadRow> {
   const store = useMediaStore()
   const expected = partLayout(row.size).partCount
@@ -41,17 +42,21 @@ async function completeParts(row: UploadRow): Promise<UploadRow> {
 }
 
 /**
- * What happens at confirm, in order: a multipart upload's parts are checked and joined; the stored
- * object must be there (else 409, the guest may send it again), of the declared size and, by its
- * first bytes, of the declared kind (else it goes with its record: 422); a video's poster frame is
- * kept if it is a real JPEG; the bytes are made durable; the record is confirmed, approved at once
- * under post-moderation; a photo's derived images are scheduled.
+ * What happens at confirm, in order: a multipart upload's parts are checked and joined; a single
+ * PUT's bytes move from staging to their served key, so that its signed URL can no longer change
+ * them; the stored object must be there (else 409, the guest may send it again), of the declared
+ * size and, by its first bytes, of the declared kind (else it goes with its record: 422); a
+ * video's poster frame is kept if it is a real JPEG; the bytes are made durable; the record is
+ * confirmed, approved at once under post-moderation; a photo's derived images are scheduled.
+ * All of it under the upload's claim (claim.ts): an abort racing it loses, never half-wins.
  */
-async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
-  let row = await findUpload(id)
-  if (row.confirmedAt) return { id, status: row.status }
+async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse> {
+  const { id } = claimed
+  let row = claimed
   const store = useMediaStore()
+  // Moved before it is checked: what is verified below is what is served, whatever the URL sends next.
   if (row.multipartUploadId) row = await completeParts(row)
+  else if (!(await promoteStaged(row.storageKey))) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
 
   const object = await store.head(row.storageKey)
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
@@ -69,16 +74,47 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, confirmedAt: now, updatedAt: now })
-    .where(and(eq(uploads.id, id), isNull(uploads.confirmedAt)))
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .where(heldBy(claimed))
     .returning()
   if (!confirmed) {
-    // Another instance confirmed it between our read and our write: same answer as theirs.
+    // Our claim lapsed and another confirm finished first (same answer as theirs), or the upload was swept.
     const winner = await findUpload(id)
+    if (!winner.confirmedAt) throw notFound()
     return { id, status: winner.status }
   }
   scheduleDerivation(id)
   return { id, status: confirmed.status }
+}
+
+/** How long a confirm waits for another instance's confirm of the same upload to finish. */
+const WAIT_FOR_OTHER_CONFIRM_MS = 30_000
+
+async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
+  const deadline = Date.now() + WAIT_FOR_OTHER_CONFIRM_MS
+  for (;;) {
+    const row = await findUpload(id)
+    if (row.confirmedAt) return { id, status: row.status }
+    // Being aborted: gone for this confirm (the contract's answer for an aborted upload).
+    if (liveClaim(row) === 'abort') throw notFound()
+    if (!liveClaim(row)) {
+      const claimed = await claimUpload(id, 'confirm')
+      if (claimed) {
+        try {
+          return await confirmClaimed(claimed)
+        }
+        catch (error) {
+          // After a refusal (409, 503) the guest may try again at once (a no-op once discarded: 422).
+          await releaseClaim(claimed)
+          throw error
+        }
+      }
+      continue
+    }
+    // Another instance is confirming it: its answer is ours.
+    if (Date.now() > deadline) throw new StorageUnavailableError(new Error('another confirm of this upload has not finished'))
+    await new Promise(resolve => setTimeout(resolve, 200))
+  }
 }
 
 // Concurrent confirms of one upload in this process share one run: exactly one completes the

@@ -13,7 +13,7 @@ export async function signPosterUpload(id: string, size: number): Promise<Poster
   if (row.confirmedAt) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
   if (row.kind !== 'video') throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Only videos have posters')
   const ttl = useConfig().UPLOAD_URL_TTL_SECONDS
-  const { url, headers } = await useMediaStore().presignPut(posterKeyOf(row), { contentType: 'image/jpeg', contentLength: size, expiresIn: ttl })
+  const { url, headers } = await useMediaStore().presignPut(stagedKeyOf(posterKeyOf(row)), { contentType: 'image/jpeg', contentLength: size, expiresIn: ttl })
   return { id, expiresAt: new Date(Date.now() + ttl * 1000).toISOString(), upload: { type: 'single' as const, method: 'PUT' as const, url, headers } }
 }
 
@@ -22,6 +22,7 @@ export async function acceptPoster(row: UploadRow): Promise<string | null> {
   if (row.kind !== 'video') return null
   const store = useMediaStore()
   const key = posterKeyOf(row)
+  if (!(await promoteStaged(key))) return null
   const object = await store.head(key)
   if (!object) return null
   const sniffed = await fileTypeFromBuffer(await store.readRange(key, 0, SNIFF_BYTES - 1))

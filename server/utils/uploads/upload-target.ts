@@ -12,7 +12,8 @@ export async function signUploadTarget(row: UploadRow, partNumbers?: number[]): 
   const ttl = useConfig().UPLOAD_URL_TTL_SECONDS
   const expiresAt = new Date(Date.now() + ttl * 1000).toISOString()
   if (!row.multipartUploadId) {
-    const { url, headers } = await store.presignPut(row.storageKey, { contentType: row.contentType, contentLength: row.size, expiresIn: ttl })
+    // To staging: confirm moves the bytes where they are served (promoteStaged).
+    const { url, headers } = await store.presignPut(stagedKeyOf(row.storageKey), { contentType: row.contentType, contentLength: row.size, expiresIn: ttl })
     return { expiresAt, upload: { type: 'single', method: 'PUT', url, headers } }
   }
   const { partCount } = partLayout(row.size)

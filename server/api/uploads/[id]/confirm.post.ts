@@ -5,5 +5,5 @@ export default defineEventHandler(async (event) => {
   await limitUploads(event, 'confirm')
   const { id } = await readParamsAs(event, idParamsSchema)
   await readBodyAs(event, emptyBodySchema)
-  return confirmUpload(id)
+  return watchStorage(confirmUpload(id))
 })

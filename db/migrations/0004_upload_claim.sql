@@ -1,0 +1,2 @@
+ALTER TABLE `uploads` ADD `claim` text;--> statement-breakpoint
+ALTER TABLE `uploads` ADD `claimed_until` integer;

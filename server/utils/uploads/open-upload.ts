@@ -1,0 +1,16 @@
+import { eq } from 'drizzle-orm'
+import { uploads } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
+
+/**
+ * A local media PUT writes only while its upload is open: unknown or aborted is 404 `NOT_FOUND`;
+ * confirmed, or being confirmed or aborted, is 409 `ALREADY_CONFIRMED`. S3 cannot be asked, which
+ * is why single PUTs go to staging on both drivers (promoteStaged): a PUT already past this check
+ * when confirm runs lands in staging, never on the verified bytes.
+ */
+export async function assertUploadOpen(key: string): Promise<void> {
+  const row = await useDb().select().from(uploads).where(eq(uploads.id, uploadIdOfKey(key))).get()
+  const owned = row && (key === stagedKeyOf(row.storageKey) || key === row.storageKey || (row.kind === 'video' && key === stagedKeyOf(posterKeyOf(row))))
+  if (!row || !owned) throw notFound()
+  if (row.confirmedAt || liveClaim(row)) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
+}
