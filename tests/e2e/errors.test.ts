@@ -88,7 +88,7 @@ describe('error contract', () => {
     })
     await new Promise(resolve => setTimeout(resolve, 300))
     // The server did see the abort (one info line), and logged no error for it.
-    expect(server.output()).toMatch(/\[request aborted by the client\] PUT \/media\/orig\/\S+\.jpg\n/)
+    expect(server.output()).toMatch(/\[request aborted by the client\] PUT \/media\/staging\/orig\/\S+\.jpg\n/)
     expect(server.output()).not.toMatch(/\[unhandled\]|\[request error\]|sig=/)
     const photo = Buffer.alloc(256 * 1024)
     expect((await fetch(url, { method: 'PUT', headers, body: photo })).status).toBe(200)

@@ -107,7 +107,7 @@ describe.each(['local', 's3'] as const)('upload integrity (%s driver)', (driver)
 })
 
 describe.each(['local', 's3'] as const)('staging sweep (%s driver)', (driver) => {
-  const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '2', SWEEP_INTERVAL_SECONDS: '1' } })
+  const server = useTestServer({ s3: driver === 's3', env: { UPLOAD_STALE_AFTER_SECONDS: '6', SWEEP_INTERVAL_SECONDS: '1' } })
 
   it('a PUT after abort is refused, or lands in staging and is swept; a confirmed upload\'s bytes stay', async () => {
     const bytes = await jpeg(40, 40)
