@@ -31,9 +31,20 @@ export function mp4(size: number, brand = 'isom'): Buffer {
     Buffer.from('isomiso2avc1mp41'),
   ])
   ftyp.copy(bytes, 0)
-  Buffer.from([0, 0, 0, 8]).copy(bytes, 32)
-  Buffer.from('free').copy(bytes, 36)
-  for (let i = 40; i < size; i += 4096) bytes[i] = i & 0xff
+  // A moov holding only its movie header (1 s at 1000 units a second): the box structure confirm
+  // walks to find a recorded position, which a video without one is refused for.
+  const mvhd = Buffer.alloc(108)
+  mvhd.writeUInt32BE(108, 0)
+  mvhd.write('mvhd', 4)
+  mvhd.writeUInt32BE(1000, 20)
+  mvhd.writeUInt32BE(1000, 24)
+  mvhd.writeUInt32BE(0x00010000, 28)
+  mvhd.writeUInt16BE(0x0100, 32)
+  Buffer.concat([Buffer.from([0, 0, 0, 116]), Buffer.from('moov'), mvhd]).copy(bytes, 32)
+  // The media data: the rest of the file.
+  bytes.writeUInt32BE(size - 148, 148)
+  bytes.write('mdat', 152)
+  for (let i = 156; i < size; i += 4096) bytes[i] = i & 0xff
   return bytes
 }
 

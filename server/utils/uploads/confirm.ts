@@ -4,6 +4,7 @@ import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
 import type { ConfirmUploadResponse } from '#shared/schemas/upload'
+import { blankServedVideo, promoteStagedVideo, type VideoLocationOutcome } from './video-location'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -42,11 +43,28 @@ async function completeParts(row: UploadRow): Promise<UploadRow> {
 }
 
 /**
+ * The bytes are not what init declared (size, kind by their first bytes, or a video with no
+ * readable box structure): they go with their record, and the guest is told why (422).
+ */
+async function refuse(row: UploadRow, storedSize: number, detectedType: string | undefined, videoProblem?: string): Promise<never> {
+  await discardUpload(row)
+  throw apiError(422, ErrorCode.CONTENT_MISMATCH, 'Content mismatch', {
+    declaredSize: row.size, storedSize, detectedType: detectedType ?? null, ...(videoProblem ? { videoProblem } : {}),
+  })
+}
+
+/** What file-type finds in the first bytes stored at `key`. */
+async function sniff(key: string): Promise<string | undefined> {
+  return (await fileTypeFromBuffer(await useMediaStore().readRange(key, 0, SNIFF_BYTES - 1)))?.mime
+}
+
+/**
  * What happens at confirm, in order: a multipart upload's parts are checked and joined; a single
  * PUT's bytes move from staging to their served key, so that its signed URL can no longer change
  * them; the stored object must be there (else 409, the guest may send it again), of the declared
  * size and, by its first bytes, of the declared kind (else it goes with its record: 422); a
- * video's poster frame is kept if it is a real JPEG; the bytes are made durable; the record is
+ * video's recorded position is blanked (video-location.ts; a video with no readable box structure
+ * is refused, 422); a video's poster frame is kept if it is a real JPEG; the bytes are made durable; the record is
  * confirmed, approved at once under post-moderation; a photo's derived images are scheduled.
  * All of it under the upload's claim (claim.ts): an abort racing it loses, never half-wins.
  */
@@ -55,18 +73,25 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   let row = claimed
   const store = useMediaStore()
   // Moved before it is checked: what is verified below is what is served, whatever the URL sends next.
-  if (row.multipartUploadId) row = await completeParts(row)
-  else if (!(await promoteStaged(row.storageKey))) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+  let location: VideoLocationOutcome | null = null
+  if (row.multipartUploadId) {
+    row = await completeParts(row)
+  }
+  else {
+    // S3 video: the move out of staging is also the copy that blanks its location (one copy, not two).
+    const moved = row.kind === 'video' && store.driver === 's3' ? await promoteStagedVideo(row, stagedKeyOf(row.storageKey)) : null
+    if (moved && !moved.ok) await refuse(row, moved.size, await sniff(stagedKeyOf(row.storageKey)), moved.reason)
+    location = moved
+    if (!moved && !(await promoteStaged(row.storageKey))) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+  }
 
   const object = await store.head(row.storageKey)
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
-  const head = await store.readRange(row.storageKey, 0, SNIFF_BYTES - 1)
-  const sniffed = await fileTypeFromBuffer(head)
-  if (object.size !== row.size || !sniffedKindMatches(row.kind, sniffed?.mime)) {
-    await discardUpload(row)
-    throw apiError(422, ErrorCode.CONTENT_MISMATCH, 'Content mismatch', {
-      declaredSize: row.size, storedSize: object.size, detectedType: sniffed?.mime ?? null,
-    })
+  const detectedType = await sniff(row.storageKey)
+  if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
+  if (row.kind === 'video' && !location) {
+    location = await blankServedVideo(row, object.size)
+    if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
   }
 
   const posterKey = await acceptPoster(row)
