@@ -4,6 +4,7 @@ import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } f
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { seedPhoto } from '../support/seed'
+import { expectAccessible } from './support/axe'
 
 describe('admin event configuration (browser)', () => {
   const server = useTestServer({ admin: true })
@@ -160,5 +161,37 @@ describe('admin event configuration (browser)', () => {
       expect(response.status(), testid).toBe(200)
       expect(response.headers()['content-type'], testid).toContain(type)
     }
+  })
+
+  it('previews the QR code and the printable card, and downloads them under the couple\'s names', async () => {
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João' } })).status).toBe(200)
+    // New names, so the card is a new document (200), not the one a browser cache revalidates (304).
+    const cardResponse = page.waitForResponse(response => response.url().includes('/api/qrcode?format=pdf'), { timeout: 15_000 })
+    await openForm()
+    await expectAccessible(page, 'the event tab')
+    for (const format of ['png', 'svg', 'pdf']) {
+      const link = page.locator(`[data-testid=qr-${format}]`)
+      expect(await link.getAttribute('download'), format).toBe(`qr-ana-e-joao.${format}`)
+      expect(await link.getAttribute('target'), format).toBeNull()
+    }
+    // The QR code itself, as an image the page's CSP lets load.
+    const qr = page.locator('[data-testid=qr-preview]')
+    expect(await qr.getAttribute('src')).toBe('/api/qrcode?format=svg')
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    // The card, framed from the server's own PDF (a same-origin frame the page's CSP allows).
+    const card = page.locator('[data-testid=card-preview]')
+    await card.waitFor()
+    expect(await card.getAttribute('src')).toMatch(/^\/api\/qrcode\?format=pdf(#|$)/)
+    expect(await card.getAttribute('title')).toBe('Prévia do cartão para imprimir')
+    const answer = await cardResponse
+    expect(answer.status()).toBe(200)
+    expect(answer.headers()['content-type']).toContain('application/pdf')
+
+    // A new name shows on the card and in the file names once saved.
+    await field('coupleNames').locator('input').fill('Bia e Léo')
+    const refetched = page.waitForResponse(response => response.url().includes('/api/qrcode?format=pdf'), { timeout: 15_000 })
+    await save()
+    await expect.poll(() => page.locator('[data-testid=qr-pdf]').getAttribute('download')).toBe('qr-bia-e-leo.pdf')
+    expect((await refetched).status()).toBe(200)
   })
 })
