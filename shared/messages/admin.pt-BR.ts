@@ -214,6 +214,8 @@ export const adminPtBR = {
     previewTitle: 'Prévia',
     qrAlt: 'QR code que leva à página de envio',
     cardPreview: 'Prévia do cartão para imprimir',
+    /** As the PDF card prints it (CARD_INSTRUCTION in server/utils/qr/card.ts). */
+    cardInstruction: 'Aponte a câmera',
   },
 
   errors: {
