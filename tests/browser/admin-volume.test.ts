@@ -73,6 +73,16 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
       expect(await tile(id).locator('[data-testid=author]').textContent()).toMatch(/Convidado \d+/)
       expect(await tile(id).locator('.status-badge').textContent()).toBe('Pendente')
     }
+    // Every control of a tile lies wholly inside it (nothing clipped), each a 44 px target.
+    const clipped = await page.locator('[data-testid=admin-upload]').evaluateAll(tiles => tiles.flatMap((tile) => {
+      const outer = tile.getBoundingClientRect()
+      return [...tile.querySelectorAll('button, input')].filter((control) => {
+        const box = control.getBoundingClientRect()
+        if (box.width === 0) return false
+        return box.left < outer.left || box.right > outer.right || box.width < 44 || box.height < 44
+      }).map(control => `${tile.getAttribute('data-id')} ${control.getAttribute('data-testid')}`)
+    }))
+    expect(clipped).toEqual([])
     await expectAccessible(page, 'the dense grid, portrait')
     await screenshot(page, 'admin-dense-portrait')
 
