@@ -1,6 +1,8 @@
 /** The uploads ticked for a bulk action. */
 export function useAdminSelection() {
   const selected = ref(new Set<string>())
+  /** The last upload ticked or unticked by hand: one end of a range. */
+  const anchor = ref<string | null>(null)
 
   const count = computed(() => selected.value.size)
   const ids = computed(() => [...selected.value])
@@ -14,6 +16,22 @@ export function useAdminSelection() {
     if (on) next.add(id)
     else next.delete(id)
     selected.value = next
+    anchor.value = id
+  }
+
+  /**
+   * Selects every upload from the anchor to `id`, both included, in the order shown (`order`).
+   * Without an anchor still on screen, it selects `id` alone.
+   */
+  function selectRange(id: string, order: string[]) {
+    const from = anchor.value === null ? -1 : order.indexOf(anchor.value)
+    const to = order.indexOf(id)
+    if (to === -1) return
+    if (from === -1) return toggle(id, true)
+    const next = new Set(selected.value)
+    for (const each of order.slice(Math.min(from, to), Math.max(from, to) + 1)) next.add(each)
+    selected.value = next
+    anchor.value = id
   }
 
   function selectAll(all: string[]) {
@@ -22,14 +40,16 @@ export function useAdminSelection() {
 
   function clear() {
     selected.value = new Set()
+    anchor.value = null
   }
 
   /** Drops ids that are no longer on screen (moderated elsewhere, filtered out, deleted). */
   function keepOnly(visible: string[]) {
     const present = new Set(visible)
+    if (anchor.value !== null && !present.has(anchor.value)) anchor.value = null
     if ([...selected.value].every(id => present.has(id))) return
     selected.value = new Set([...selected.value].filter(id => present.has(id)))
   }
 
-  return { selected, count, ids, isSelected, toggle, selectAll, clear, keepOnly }
+  return { selected, anchor, count, ids, isSelected, toggle, selectRange, selectAll, clear, keepOnly }
 }

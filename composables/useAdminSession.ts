@@ -5,6 +5,31 @@ export function useAdminSessionState() {
   return useState<string | null>('admin-email', () => null)
 }
 
+/**
+ * The email of the last admin who signed in on this device, so that a forced re-login (the
+ * session expired mid-party) only asks for the password. Never the password.
+ */
+const LAST_EMAIL_KEY = 'em-admin-last-email'
+
+export function rememberedAdminEmail(): string {
+  try {
+    return localStorage.getItem(LAST_EMAIL_KEY) ?? ''
+  }
+  catch {
+    // Storage refused (private mode, a strict policy): the field simply starts empty.
+    return ''
+  }
+}
+
+function rememberAdminEmail(email: string) {
+  try {
+    localStorage.setItem(LAST_EMAIL_KEY, email)
+  }
+  catch {
+    // Not remembered: only a convenience.
+  }
+}
+
 /** Who is signed in, and signing in and out. */
 export function useAdminSession() {
   const email = useAdminSessionState()
@@ -29,6 +54,7 @@ export function useAdminSession() {
     try {
       const me = await $fetch<{ email: string }>('/api/admin/login', { method: 'POST', body: credentials, retry: 0 })
       email.value = me.email
+      rememberAdminEmail(credentials.email)
     }
     catch (error) {
       throw toApiError(error)

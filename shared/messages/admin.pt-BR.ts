@@ -76,7 +76,12 @@ export const adminPtBR = {
     empty: 'Nenhum envio encontrado com esses filtros.',
     loadFailed: 'Não foi possível carregar os envios.',
     retry: 'Tentar de novo',
-    shortcuts: 'Atalhos: j/k ou setas movem, a aprova, r recusa.',
+    shortcuts: 'Atalhos: j/k ou setas movem, a aprova, r recusa; shift+clique seleciona um intervalo.',
+    title: 'Moderação dos envios',
+    view: 'Exibição',
+    viewCards: 'Cartões',
+    viewDense: 'Grade compacta',
+    approveOnScreen: (count: number) => `Aprovar os ${count} da tela`,
   },
 
   status: { pending: 'Pendente', approved: 'Aprovado', rejected: 'Recusado' } as Record<UploadStatus, string>,
@@ -88,6 +93,7 @@ export const adminPtBR = {
     video: 'Vídeo',
     select: 'Selecionar',
     preview: (author: string) => `Ver em tamanho grande: envio de ${author}`,
+    selectNamed: (author: string) => `Selecionar o envio de ${author}`,
     approve: 'Aprovar',
     reject: 'Recusar',
     delete: 'Excluir',
@@ -110,6 +116,8 @@ export const adminPtBR = {
     selected: (count: number) => `${count} ${plural(count, 'selecionado', 'selecionados')}`,
     selectAll: 'Selecionar todos',
     clear: 'Limpar seleção',
+    range: 'Selecionar intervalo',
+    rangeHint: 'Toque no último envio do intervalo.',
     // Short: the bar already says how many are selected.
     approve: 'Aprovar',
     reject: 'Recusar',
@@ -121,6 +129,9 @@ export const adminPtBR = {
     deleteManyTitle: (count: number) => `Excluir ${count} ${plural(count, 'envio', 'envios')}?`,
     deleteBody: 'O arquivo é apagado para sempre e some da galeria. Isso não pode ser desfeito.',
     confirmDelete: 'Excluir',
+    approveManyTitle: (count: number) => `Aprovar ${count} ${plural(count, 'envio', 'envios')}?`,
+    approveManyBody: 'Eles aparecem na galeria e no telão agora mesmo.',
+    confirmApprove: 'Aprovar',
     cancel: 'Cancelar',
   },
 
@@ -200,6 +211,11 @@ export const adminPtBR = {
     pdf: 'Cartão para imprimir (PDF)',
     exportZip: 'Baixar todas as fotos aprovadas (ZIP)',
     exportHint: 'Os originais aprovados, com uma lista de autores e mensagens.',
+    previewTitle: 'Prévia',
+    qrAlt: 'QR code que leva à página de envio',
+    cardPreview: 'Prévia do cartão para imprimir',
+    /** As the PDF card prints it (CARD_INSTRUCTION in server/utils/qr/card.ts). */
+    cardInstruction: 'Aponte a câmera',
   },
 
   errors: {

@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { launchChromium, loginThroughForm, openWatchedPage, sessionCookie, type WatchedPage } from '../helpers/admin-browser'
 import { useTestServer } from '../helpers/test-server'
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server'
 import { api } from '../support/http'
+import { expectAccessible } from './support/axe'
 
 describe('admin login and session (browser)', () => {
   const server = useTestServer()
@@ -87,10 +89,34 @@ describe('admin login and session (browser)', () => {
     expect(url.searchParams.get('redirect')).toBe('/admin?aba=estatisticas')
     // (Not just [role=status]: Nuxt's route announcer is one too.)
     expect(await page.locator('[data-testid=login-notice]').textContent()).toContain('Sua sessão terminou')
+    await expectAccessible(page, 'the login page after a forced logout')
 
     await loginThroughForm(page)
     await page.waitForURL(url => url.pathname === '/admin' && url.searchParams.get('aba') === 'estatisticas')
     await page.locator('[data-testid=stats]').waitFor()
+  })
+
+  it('after a forced re-login the email is already filled in, never the password', async () => {
+    const page = await open('/admin/login')
+    await expectAccessible(page, 'the login page')
+    await loginThroughForm(page)
+    await page.waitForURL(url => url.pathname === '/admin')
+    await page.locator('[data-testid=logout]').waitFor()
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(ADMIN_PASSWORD)
+
+    // The session ends elsewhere; the dashboard's next call answers 401.
+    expect((await api(server.url, '/api/admin/logout', { method: 'POST', cookie: await sessionCookie(watched!.context) })).status).toBe(200)
+    await page.waitForURL(url => url.pathname === '/admin/login', { timeout: 15_000 })
+    await page.locator('[data-testid=login-notice]').waitFor()
+    await expect.poll(() => page.locator('[name=email]').inputValue()).toBe(ADMIN_EMAIL)
+    expect(await page.locator('[name=password]').inputValue()).toBe('')
+
+    // A full reload of the login page (a new tab, the browser restarted) keeps it too.
+    await page.reload()
+    await expect.poll(() => page.locator('[name=email]').inputValue()).toBe(ADMIN_EMAIL)
+    await page.locator('[name=password]').fill(ADMIN_PASSWORD)
+    await page.locator('[data-testid=login]').click()
+    await page.waitForURL(url => url.pathname === '/admin')
   })
 
   it('a login link cannot send the admin to another site after logging in', async () => {

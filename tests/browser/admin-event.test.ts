@@ -4,6 +4,7 @@ import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } f
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { seedPhoto } from '../support/seed'
+import { expectAccessible } from './support/axe'
 
 describe('admin event configuration (browser)', () => {
   const server = useTestServer({ admin: true })
@@ -160,5 +161,32 @@ describe('admin event configuration (browser)', () => {
       expect(response.status(), testid).toBe(200)
       expect(response.headers()['content-type'], testid).toContain(type)
     }
+  })
+
+  it('previews the QR code and the printable card, and downloads them under the couple\'s names', async () => {
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João', eventDate: '2026-12-12' } })).status).toBe(200)
+    await openForm()
+    await expectAccessible(page, 'the event tab')
+    for (const format of ['png', 'svg', 'pdf']) {
+      const link = page.locator(`[data-testid=qr-${format}]`)
+      expect(await link.getAttribute('download'), format).toBe(`qr-ana-e-joao.${format}`)
+      expect(await link.getAttribute('target'), format).toBeNull()
+    }
+    // The QR code itself, as an image the page's CSP lets load.
+    const qr = page.locator('[data-testid=qr-preview]')
+    expect(await qr.getAttribute('src')).toBe('/api/qrcode?format=svg')
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    // The card: the names, the date and the code, as printed.
+    const card = page.locator('[data-testid=card-preview]')
+    expect(await card.locator('[data-testid=card-names]').textContent()).toContain('Ana & João')
+    expect(await card.textContent()).toContain('12/12/2026')
+    expect(await card.textContent()).toContain(`${new URL(server.url).host}/enviar`)
+    await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+
+    // A new name shows on the card and in the file names once saved.
+    await field('coupleNames').locator('input').fill('Bia e Léo')
+    await save()
+    await expect.poll(() => page.locator('[data-testid=qr-pdf]').getAttribute('download')).toBe('qr-bia-e-leo.pdf')
+    expect(await card.locator('[data-testid=card-names]').textContent()).toContain('Bia e Léo')
   })
 })

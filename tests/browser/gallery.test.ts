@@ -5,6 +5,7 @@ import { decodeQr } from '../helpers/qr'
 import { useTestServer } from '../helpers/test-server'
 import { startServer, type TestServer } from '../support/server'
 import { desktopContext, launchBrowser, PHONE, phoneContext, screenshot, until } from './support/browser'
+import { expectAccessible } from './support/axe'
 import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../support/guests'
 
 interface Box { x: number, y: number, width: number, height: number }
@@ -121,6 +122,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     await page.evaluate(() => window.scrollTo(0, 0))
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=gallery-item] img')).slice(0, 6).every(img => (img as HTMLImageElement).complete))
     await screenshot(page, 'galeria-phone')
+    await expectAccessible(page, '/galeria on a phone')
 
     await page.click('[data-testid=load-more]')
     await until(async () => (await tiles(page).count()) === 30, 15_000, 'second page')
@@ -145,6 +147,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     // The viewer shows the display-size image the server derived, not the guest's original.
     expect(await page.getAttribute('[data-testid=viewer] img', 'src')).toMatch(/-display\.jpg$/)
     await screenshot(page, 'viewer-phone')
+    await expectAccessible(page, 'the viewer open, on a phone')
 
     await page.keyboard.press('ArrowRight')
     await until(async () => (await viewer.getAttribute('data-id')) === third!.id, 5000, 'arrow right')
@@ -241,11 +244,13 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     expect(await columns(page)).toBe(6)
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=gallery-item] img')).every(img => (img as HTMLImageElement).complete))
     await screenshot(page, 'galeria-desktop')
+    await expectAccessible(page, '/galeria, desktop')
     await tiles(page).first().focus()
     await page.keyboard.press('Enter')
     await page.locator('[data-testid=viewer]').waitFor()
     await page.waitForFunction(() => (document.querySelector('[data-testid=viewer] img') as HTMLImageElement | null)?.complete)
     await screenshot(page, 'viewer-desktop')
+    await expectAccessible(page, 'the viewer open, desktop')
     await page.click('[aria-label="Próxima"]')
     await until(async () => (await page.getAttribute('[data-testid=viewer]', 'data-id')) === shared.items[1]!.id, 5000, 'next button')
   })
@@ -339,6 +344,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     expect(await page.textContent('.slideshow__message')).toBe('Chegou agora')
     await page.waitForTimeout(1300)
     await screenshot(page, 'slideshow-desktop')
+    await expectAccessible(page, 'the slideshow, desktop')
 
     // Rejected while on screen: it leaves at the next poll, without waiting for its turn to end.
     await until(async () => (await onScreen(page)) === items[2]!.id, 30_000, 'a photo to reject')
@@ -440,6 +446,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     await until(async () => (await onScreen(page)) === shared.items[0]!.id, 20_000, 'first slide')
     await page.waitForTimeout(1500)
     await screenshot(page, 'slideshow-phone')
+    await expectAccessible(page, 'the slideshow on a phone')
     const screen = { x: 0, y: 0, width: PHONE.width, height: PHONE.height }
 
     // The photo is shown whole and as large as the screen allows: its picture (object-fit:

@@ -8,6 +8,7 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { waitForDerived } from '../support/seed'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { expectAccessible } from './support/axe'
 import { uploadRows } from './support/db'
 import { locationTags, makeLocationVideos, packetHashes } from '../support/location-videos'
 import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
@@ -79,6 +80,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     // ~25 MiB/s: fast, but slow enough that progress is seen between 0 and 100.
     proxy.setThrottle(25 * MiB)
     await screenshot(page, 'enviar-phone-empty')
+    await expectAccessible(page, '/enviar, empty, on a phone')
 
     await page.setInputFiles('input[type=file]', [photo1, photo2, video])
     await until(async () => (await rows(page).count()) === 3, 15_000, 'three rows')
@@ -88,6 +90,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 3, 15_000, 'thumbnails')
     await page.evaluate(() => window.scrollTo(0, 0))
     await screenshot(page, 'enviar-phone-picked')
+    await expectAccessible(page, '/enviar with files picked, on a phone')
 
     // Every value the video's progress element shows on the way, sampled in the page.
     await page.evaluate(() => {
@@ -122,6 +125,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await expect(page.locator('[data-testid=upload-success] a[href="/galeria"]').count()).resolves.toBe(1)
     await expect(page.locator('[data-testid=upload-after-approval]').count()).resolves.toBe(0)
     await screenshot(page, 'enviar-phone-done')
+    await expectAccessible(page, '/enviar, all sent, on a phone')
 
     // The video went in parts, each stored exactly once; the photos in one PUT each.
     expect([...proxy.partsStored().entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
@@ -177,6 +181,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await expect(page.textContent('time')).resolves.toBe('12 de dezembro de 2026')
     await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
     await screenshot(page, 'home-phone-cover')
+    await expectAccessible(page, 'the home page with its cover, on a phone')
   })
 
   it('going offline in the middle of the video\'s parts and online again finishes without sending a part twice', async () => {
@@ -503,6 +508,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
       expect(await states(page)).toEqual(['queued'])
       expect(proxy.seen.slice(before).some(e => e.path === '/api/uploads/init')).toBe(false)
       await screenshot(page, 'enviar-phone-refused')
+      await expectAccessible(page, '/enviar refusing files, on a phone')
 
       await setEvent({ allowVideos: false })
       await page.reload()
@@ -523,9 +529,11 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.locator('[data-testid=cover]').waitFor()
     await page.waitForFunction(() => (document.querySelector('[data-testid=cover]') as HTMLImageElement).complete)
     await screenshot(page, 'home-desktop')
+    await expectAccessible(page, 'the home page, desktop')
     await page.click('text=Enviar fotos e vídeos')
     await page.locator('main[data-ready]').waitFor()
     await screenshot(page, 'enviar-desktop-empty')
+    await expectAccessible(page, '/enviar, empty, desktop')
     proxy.setThrottle(8 * MiB)
     await page.setInputFiles('input[type=file]', [photo1, video])
     await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 2, 15_000, 'thumbnails')
@@ -534,6 +542,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await screenshot(page, 'enviar-desktop-uploading')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
     await screenshot(page, 'enviar-desktop-done')
+    await expectAccessible(page, '/enviar, all sent, desktop')
   })
 
   it('under pre-moderation says that photos appear after approval', async () => {
