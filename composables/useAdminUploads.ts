@@ -24,6 +24,8 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const items = ref<AdminUpload[]>([])
   const nextCursor = ref<string | null>(null)
   const total = ref(0)
+  /** There are more matches than `total`: a search counts up to a limit (docs/api.md). */
+  const totalIsLowerBound = ref(false)
   const loading = ref(false)
   const loadingMore = ref(false)
   const loadError = ref<string | null>(null)
@@ -73,6 +75,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       items.value = page.items
       nextCursor.value = page.nextCursor
       total.value = page.total
+      totalIsLowerBound.value = page.totalIsLowerBound
     }
     catch (error) {
       if (generation === filterGeneration) loadError.value = toAdminApiError(error).message
@@ -94,6 +97,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       items.value = [...items.value, ...page.items.filter(item => !known.has(item.id))]
       nextCursor.value = page.nextCursor
       total.value = page.total
+      totalIsLowerBound.value = page.totalIsLowerBound
     }
     catch (error) {
       if (generation === filterGeneration) toasts.error(toAdminApiError(error).message)
@@ -115,6 +119,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     items.value = merged.items
     nextCursor.value = merged.nextCursor
     total.value = page.total
+    totalIsLowerBound.value = page.totalIsLowerBound
     loadError.value = null
   }
 
@@ -253,7 +258,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   }
 
   return {
-    items, nextCursor, total, loading, loadingMore, loadError, busy,
+    items, nextCursor, total, totalIsLowerBound, loading, loadingMore, loadError, busy,
     reload, loadMore, refresh, approve, reject, remove, edit, setCover, bulk, markCover,
   }
 }
