@@ -14,6 +14,13 @@ import { newestFirst, olderThan } from './upload-pages'
  */
 const uploadsFts = sqliteTable('uploads_fts', { rowid: integer('rowid').notNull() })
 
+/**
+ * What an admin list item is made of (toAdminUpload): not search_text, the multipart state or
+ * derived_at. Reading and converting the cells of a 50-row page is a good part of its cost.
+ */
+const { searchText: _searchText, multipartUploadId: _multipartUploadId, partCount: _partCount, derivedAt: _derivedAt, ...listColumns } = getTableColumns(uploads)
+export type AdminListRow = Omit<UploadRow, 'searchText' | 'multipartUploadId' | 'partCount' | 'derivedAt'>
+
 export interface AdminUploadsSearch {
   /** The list's filters other than the text (confirmed, status, kind). */
   filter: SQL | undefined
@@ -29,7 +36,7 @@ export interface AdminUploadsSearch {
 }
 
 export interface AdminUploadsFound {
-  rows: UploadRow[]
+  rows: AdminListRow[]
   total: number
   /** The list has more matches than `total` (counting stopped, or a short query's window ended). */
   totalIsLowerBound: boolean
@@ -54,7 +61,7 @@ const contains = (q: string) => sql`${uploads.searchText} LIKE ${containsPattern
 export async function findAdminUploads(db: Db, search: AdminUploadsSearch): Promise<AdminUploadsFound> {
   const { filter, q, cursor, fetch } = search
   const totalLimit = search.totalLimit ?? SEARCH_TOTAL_LIMIT
-  const page = (where: SQL | undefined) => db.select().from(uploads).where(and(where, olderThan(cursor))).orderBy(...newestFirst).limit(fetch)
+  const page = (where: SQL | undefined) => db.select(listColumns).from(uploads).where(and(where, olderThan(cursor))).orderBy(...newestFirst).limit(fetch)
   const capped = (where: SQL | undefined) => db.select({ n: count() })
     .from(db.select({ one: sql`1` }).from(uploads).where(where).limit(totalLimit + 1).as('capped'))
   const bounded = (n: number, cut = false) => ({ total: Math.min(n, totalLimit), totalIsLowerBound: cut || n > totalLimit })
@@ -74,7 +81,7 @@ export async function findAdminUploads(db: Db, search: AdminUploadsSearch): Prom
   }
 
   const [indexed] = await db.select({ n: count() })
-    .from(db.select({ one: sql`1` }).from(uploadsFts).where(matches(phrase)).limit(totalLimit + 1).as('indexed'))
+    .from(db.select({ one: sql`1` }).from(uploadsFts).where(matches(phrase)).limit(totalLimit + 1).as('matched'))
   const found = indexed?.n ?? 0
   if (found > totalLimit) {
     const where = and(filter, contains(q))
@@ -88,7 +95,7 @@ export async function findAdminUploads(db: Db, search: AdminUploadsSearch): Prom
   const matched = (where: SQL | undefined) => and(
     matches(phrase), eq(uploadSearchKeys.key, uploadsFts.rowid), eq(uploads.id, uploadSearchKeys.uploadId), where)
   const [rows, [counted]] = await db.batch([
-    db.select(getTableColumns(uploads)).from(uploadsFts).crossJoin(uploadSearchKeys).crossJoin(uploads)
+    db.select(listColumns).from(uploadsFts).crossJoin(uploadSearchKeys).crossJoin(uploads)
       .where(matched(and(filter, olderThan(cursor)))).orderBy(...newestFirst).limit(fetch),
     search.narrowed
       ? db.select({ n: count() }).from(uploadsFts).crossJoin(uploadSearchKeys).crossJoin(uploads).where(matched(filter))

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/schemas/admin'
 import type { AdminEventConfig } from '../../shared/schemas/event'
 import { searchTextOf } from '../../shared/search'
+import type { AdminListRow } from './admin-search'
 import type { Db } from './db'
 import { cursorFromQuery, cutPage } from './upload-pages'
 
@@ -20,7 +21,7 @@ const DELETION_RETRY_AFTER_MS = 10 * 60_000
 const DELETION_CONCURRENCY = 8
 
 /** The admin view of an upload: every list item and every single-upload answer. */
-export async function toAdminUpload(row: UploadRow, coverUploadId: string | null): Promise<AdminUpload> {
+export async function toAdminUpload(row: AdminListRow, coverUploadId: string | null): Promise<AdminUpload> {
   const [media, original] = await Promise.all([adminMediaUrls(row), originalUrl(row)])
   return {
     id: row.id,
