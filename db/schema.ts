@@ -53,8 +53,9 @@ export const uploads = sqliteTable('uploads', {
   // Counts of confirmed uploads, and per hour.
   index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
   // Admin list without a status filter, newest first, keyset over (created_at, id). search_text
-  // is in it so that a search walking the list tests each entry here and reads only the rows it
-  // returns (the list's WHERE has `confirmed_at IS NOT NULL`, which this index's WHERE needs).
+  // is in it so that a search too short for the text index, walking the list, tests each entry
+  // here and reads only the rows it returns (the list's WHERE has `confirmed_at IS NOT NULL`,
+  // which this index's WHERE needs).
   index('uploads_admin_newest_idx').on(table.createdAt, table.id, table.searchText).where(sql`confirmed_at IS NOT NULL`),
   // Sweeper: unconfirmed rows by age.
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
@@ -67,10 +68,12 @@ export const uploads = sqliteTable('uploads', {
  * cannot declare: migration 0004 creates it, and the triggers that keep both in step with
  * `uploads`). An index entry needs an integer key that lasts: `uploads` has a text primary key,
  * and its hidden rowid may be renumbered by VACUUM or a dump and restore, this one may not.
- * AUTOINCREMENT: a key is never given twice, so a stale index entry can never name another upload.
+ * Keys follow the admin list's order, newest first: (2^43 − created_at) × 1024 + a sequence
+ * number within the millisecond, so the index hands out its matches in list order
+ * (server/utils/admin-search.ts). Below 2^53: safe as a JavaScript number.
  */
 export const uploadSearchKeys = sqliteTable('upload_search_keys', {
-  key: integer('key').primaryKey({ autoIncrement: true }),
+  key: integer('key').primaryKey(),
   uploadId: text('upload_id').notNull().unique(),
 })
 

@@ -1,5 +1,5 @@
 CREATE TABLE `upload_search_keys` (
-	`key` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`key` integer PRIMARY KEY NOT NULL,
 	`upload_id` text NOT NULL
 );
 --> statement-breakpoint

@@ -55,6 +55,11 @@ const TRICKY: Seed[] = [
   { id: 'newline', author: 'Ana', message: 'Bia\nfelicidades', at: T0 + 9 },
   { id: 'unconfirmed', author: 'São João', message: 'felicidades', at: T0 + 10, confirmed: false },
   { id: 'istanbul', author: 'İSTANBUL', message: 'ＦＵＬＬ width', at: T0 + 11 },
+  // Forty uploads in one millisecond, inserted out of id order: more than a page reads at first.
+  ...Array.from({ length: 40 }, (_, i) => ({
+    id: `tie-${String((i * 17) % 40).padStart(2, '0')}`, author: 'Empate', message: i % 2 ? 'felicidades' : '', at: T0 + 30,
+    status: i % 3 ? 'approved' as const : 'pending' as const,
+  })),
 ]
 
 /** Many rows that share words, so that counting stops and the short window ends. */
@@ -71,6 +76,8 @@ function filler(count: number): Seed[] {
 }
 
 const QUERIES = [
+  // uploads made in the same millisecond
+  'empate', 'empate felicidades',
   // accents and case, on both sides
   'São João', 'sao joao', 'SAO', 'joão', 'FELICIDADES', 'felicidades', 'Felicidades aos', 'coração', 'coracao', 'CORAÇÃO',
   // % and _ are literal
@@ -167,14 +174,18 @@ describe('admin search: the index answers as a plain scan does', () => {
   it('finds the same uploads, in the same order and pages, with the same total, for every query and filter', async () => {
     await expectSameAsPlainScan(client, db)
     // Small pages: cursors inside groups of uploads made in the same millisecond.
-    await expectSameAsPlainScan(client, db, ['joão', 'felicidades', 'coracao', 'a', 'bia'], 2)
+    await expectSameAsPlainScan(client, db, ['joão', 'felicidades', 'coracao', 'a', 'bia', 'empate'], 2)
   }, SLOW_TEST_TIMEOUT)
 
-  it('reaches every path: few matches, many matches, counting stopped, the short window', async () => {
+  it('reaches every path: few matches, many matches, counting stopped, one millisecond, the short window', async () => {
     const all = (q: string) => searchAll(db, { status: 'all', q }, 7)
     expect(await all('conceição')).toMatchObject({ ids: ['quotes'], total: 1, totalIsLowerBound: false })
     expect(await all('felicidades')).toMatchObject({ total: TOTAL_LIMIT, totalIsLowerBound: true })
     expect((await all('felicidades')).ids.length).toBeGreaterThan(TOTAL_LIMIT)
+    // The forty of one millisecond, in id order, across pages.
+    const tie = await searchAll(db, { status: 'all', q: 'empate' }, 3)
+    expect(tie.ids).toEqual(Array.from({ length: 40 }, (_, i) => `tie-${String(39 - i).padStart(2, '0')}`))
+    expect(tie).toMatchObject({ total: TOTAL_LIMIT, totalIsLowerBound: true })
     expect(await all('sao joao')).toMatchObject({ ids: ['sao'], total: 1, totalIsLowerBound: false })
     // A short query looks at the newest SHORT_WINDOW uploads only, and says so.
     expect(await all('a')).toMatchObject({ total: TOTAL_LIMIT, totalIsLowerBound: true })
@@ -205,6 +216,13 @@ describe('admin search: the index answers as a plain scan does', () => {
 
     await db.delete(schema.uploads).where(eq(schema.uploads.id, 'late'))
     await db.delete(schema.uploads).where(eq(schema.uploads.id, 'f0003'))
+    // A key freed by a deletion is given again to the next upload of that millisecond.
+    const keyOf = async (id: string) => (await db.select({ key: schema.uploadSearchKeys.key }).from(schema.uploadSearchKeys).where(eq(schema.uploadSearchKeys.uploadId, id)))[0]?.key
+    const freed = await keyOf('restored')
+    await db.delete(schema.uploads).where(eq(schema.uploads.id, 'restored'))
+    await client.execute(insert({ id: 'reused', author: 'Zuleica', message: 'de volta', at: T0 + 21 }))
+    expect(await keyOf('reused')).toBe(freed)
+    expect((await zuleica()).ids).toEqual(['reused'])
     expect((await searchAll(db, { status: 'all', q: 'joaquina' }, 7)).ids).toEqual([])
     const keys = await client.execute(`SELECT count(*) AS n FROM upload_search_keys WHERE upload_id IN ('late', 'f0003')`)
     expect(keys.rows[0]!.n).toBe(0)
@@ -248,19 +266,22 @@ describe('admin search: the index answers as a plain scan does', () => {
       }
       return out
     }
+    // The index in key order (no sort), then each match's key and row by their primary keys.
+    const inIndex = /SCAN uploads_fts VIRTUAL TABLE INDEX \d+:M1[^;]*; SEARCH upload_search_keys USING INTEGER PRIMARY KEY \(rowid=\?\); SEARCH uploads USING INDEX sqlite_autoindex_uploads_1 \(id=\?\)$/m
     const few = await plans({ status: 'all', q: 'conceição' })
-    expect(few.join('\n')).toMatch(/SCAN uploads_fts VIRTUAL TABLE INDEX 0:M/)
-    expect(few.join('\n')).toMatch(/SEARCH upload_search_keys USING INTEGER PRIMARY KEY/)
+    expect(few.join('\n')).toMatch(inIndex)
     const many = await plans({ status: 'all', q: 'felicidades' })
-    expect(many.join('\n')).toMatch(/SCAN uploads USING (COVERING )?INDEX uploads_admin_newest_idx/)
-    const filtered = await plans({ status: 'pending', q: 'felicidades' })
-    expect(filtered.join('\n')).toMatch(/SEARCH uploads USING INDEX uploads_status_created_idx \(status=\?/)
+    expect(many.join('\n')).toMatch(inIndex)
+    const fewFiltered = await plans({ status: 'pending', q: 'conceição' })
+    expect(fewFiltered.join('\n')).toMatch(inIndex)
+    const manyFiltered = await plans({ status: 'pending', q: 'felicidades' })
+    expect(manyFiltered.join('\n')).toMatch(/SEARCH uploads USING INDEX uploads_status_created_idx \(status=\?/)
     const short = await plans({ status: 'all', q: 'jo' })
-    expect(short.join('\n')).toMatch(/uploads_admin_newest_idx/)
-    for (const plan of [...few, ...many, ...filtered, ...short]) {
-      // A table scan is "SCAN uploads" with no index after it; a sort of the whole list is a TEMP B-TREE over it.
+    expect(short.join('\n')).toMatch(/SCAN uploads USING (COVERING )?INDEX uploads_admin_newest_idx/)
+    for (const plan of [...few, ...many, ...fewFiltered, ...manyFiltered, ...short]) {
+      // A table scan is "SCAN uploads" with no index after it; no step sorts what it read.
       expect(plan).not.toMatch(/SCAN uploads(?! USING)(;|$)/)
-      if (!plan.includes('uploads_fts')) expect(plan).not.toMatch(/TEMP B-TREE/)
+      expect(plan).not.toMatch(/TEMP B-TREE/)
     }
   })
 })
