@@ -50,8 +50,11 @@ export interface AdminUploadsFound {
 
 const matches = (phrase: string) => sql`${uploadsFts} MATCH ${phrase}`
 const contains = (q: string) => sql`${uploads.searchText} LIKE ${containsPattern(q)} ESCAPE ${LIKE_ESCAPE}`
-/** Uploads made in one millisecond are rare but possible; more than this many is not. */
-const SAME_MILLISECOND_SLACK = 16
+/**
+ * Rows read beyond the page: one, so that the page's last millisecond is known to be complete
+ * unless the row after it shares it (rare: then the page reads again, further).
+ */
+const SAME_MILLISECOND_SLACK = 1
 
 /**
  * The admin list's page and total, with `q` searched as plain text in author and message.
