@@ -1,16 +1,22 @@
-// Gallery and admin list under load (issue 4): 10,000 approved, confirmed uploads seeded straight
-// into the server's database, then autocannon over loopback against the first gallery page, a page
-// ~9,000 items deep, and the admin list searched with `q`; each against a bare node:http server
-// answering the same SQL through the same @libsql/client on the same file in the same run.
+// Gallery and admin list under load (issue 4): approved, confirmed uploads seeded straight into the
+// server's database (10,000 by default), then autocannon over loopback against the first gallery
+// page, a page ~90 % deep, and the admin list searched with `q`; each against a bare node:http
+// server answering the same SQL through the same @libsql/client on the same file in the same run.
 // Run: npm run bench (or npx tsx bench/gallery.ts [--rows 10000 --duration 10 --connections 10]).
+// Several sizes, e.g. `--rows 10000,100000 --connections 50 --only first,q` (issue 16), are measured
+// one after the other, each on a fresh server, and compared in a section of their own.
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { createClient, type InStatement } from '@libsql/client'
+import { createClient, type Client, type InStatement } from '@libsql/client'
+import { isNotNull } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/libsql'
+import * as schema from '../db/schema'
+import { findAdminUploads } from '../server/utils/admin-search'
 import { encodeUploadCursor } from '../shared/cursor'
-import { containsPattern, searchTextOf } from '../shared/search'
+import { searchTextOf } from '../shared/search'
 import { api, login } from '../tests/helpers/http'
 import { freePort } from '../tests/helpers/ports'
 import { startServer } from '../tests/helpers/server'
@@ -26,16 +32,15 @@ const { values: flags } = parseArgs({
     'q': { type: 'string', default: 'felicidades' },
     /** Writes the server's V8 CPU profile (.cpuprofile) into this folder: where does its time go? */
     'server-cpu-prof': { type: 'string' },
-    /** Measures only the targets whose key is listed (first, deep, q), e.g. to profile one of them. */
+    /** Measures only the targets whose key is listed (first, deep, q, list, q24), e.g. to profile one of them. */
     'only': { type: 'string', default: 'first,deep,q' },
   },
 })
-const ROWS = Number(flags.rows)
+const SIZES = flags.rows.split(',').map(Number)
 const DURATION = Number(flags.duration)
 const WARMUP = Number(flags.warmup)
 const CONNECTIONS = Number(flags.connections)
 const ROUNDS = Math.max(1, Number(flags.rounds))
-const DEEP = Math.floor(ROWS * 0.9)
 const Q = flags.q
 
 const AUTHORS = ['João', 'Maria José', 'Ana Lúcia', 'Bruno', 'Inês', 'Zoë', 'François', 'Müller', 'Sofía', 'Álvaro',
@@ -56,8 +61,12 @@ function random(seed: number) {
   }
 }
 
-/** Inserts `count` approved, confirmed, already-derived uploads spread over a six-hour evening. */
-async function seed(dbPath: string, count: number) {
+/**
+ * Inserts `count` approved, confirmed, already-derived uploads spread over a six-hour evening, in
+ * one transaction of 200-row INSERTs: the text index's triggers make each statement costly to
+ * prepare, so one per row would take most of the time (they still index every row).
+ */
+async function seed(dbPath: string, count: number, deep: number) {
   const client = createClient({ url: `file:${dbPath}`, timeout: 5000 })
   const next = random(42)
   const start = Date.parse('2026-12-12T18:00:00.000Z')
@@ -65,10 +74,13 @@ async function seed(dbPath: string, count: number) {
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!
   const columns = ['id', 'status', 'kind', 'author', 'message', 'search_text', 'file_name', 'content_type', 'size', 'width', 'height',
     'duration_sec', 'storage_key', 'thumb_key', 'display_key', 'poster_key', 'derived_at', 'created_at', 'confirmed_at', 'updated_at']
-  const sql = `insert into uploads (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`
-  for (let done = 0; done < count; done += 500) {
-    const batch: InStatement[] = []
-    for (let i = done; i < Math.min(count, done + 500); i++) {
+  const rowsPerInsert = 200
+  const values = `(${columns.map(() => '?').join(', ')})`
+  const transaction = await client.transaction('write')
+  for (let done = 0; done < count; done += rowsPerInsert) {
+    const args: (string | number | null)[] = []
+    const rows = Math.min(count, done + rowsPerInsert) - done
+    for (let i = done; i < done + rows; i++) {
       const id = randomBytes(15).toString('base64url')
       const video = next() < 0.08
       const author = pick(AUTHORS)
@@ -78,32 +90,63 @@ async function seed(dbPath: string, count: number) {
       const token = randomBytes(12).toString('base64url')
       const storageKey = video ? `media/${id}-${token}.mp4` : `orig/${id}-${token}.jpg`
       const derived = (variant: string, extension: string) => `media/${id}-${randomBytes(12).toString('base64url')}-${variant}.${extension}`
-      batch.push({
-        sql,
-        args: [id, 'approved', video ? 'video' : 'photo', author, message, searchTextOf(author, message),
-          video ? `VID_${i}.MP4` : `IMG_${i}.JPG`, video ? 'video/mp4' : 'image/jpeg',
-          video ? 20_000_000 + i : 2_000_000 + i, video ? 1920 : 4032, video ? 1080 : 3024, video ? 12.5 : null,
-          storageKey, video ? null : derived('thumb', 'webp'), video ? null : derived('display', 'jpg'),
-          video ? derived('poster', 'jpg') : null, confirmedAt + 1500, createdAt, confirmedAt, confirmedAt],
-      })
+      args.push(id, 'approved', video ? 'video' : 'photo', author, message, searchTextOf(author, message),
+        video ? `VID_${i}.MP4` : `IMG_${i}.JPG`, video ? 'video/mp4' : 'image/jpeg',
+        video ? 20_000_000 + i : 2_000_000 + i, video ? 1920 : 4032, video ? 1080 : 3024, video ? 12.5 : null,
+        storageKey, video ? null : derived('thumb', 'webp'), video ? null : derived('display', 'jpg'),
+        video ? derived('poster', 'jpg') : null, confirmedAt + 1500, createdAt, confirmedAt, confirmedAt)
     }
-    await client.batch(batch, 'write')
+    await transaction.execute({ sql: `insert into uploads (${columns.join(', ')}) values ${Array(rows).fill(values).join(', ')}`, args })
   }
-  const deep = await client.execute({
+  await transaction.commit()
+  const deepRow = await client.execute({
     sql: `select created_at, id from uploads where status = 'approved' and confirmed_at is not null order by created_at desc, id desc limit 1 offset ?`,
-    args: [DEEP - 1],
+    args: [deep - 1],
   })
-  const row = deep.rows[0]!
+  const row = deepRow.rows[0]!
   const plans: Record<string, string> = {}
   const explain = async (name: string, statement: string, args: (string | number)[]) => {
     const { rows } = await client.execute({ sql: `explain query plan ${statement}`, args })
     plans[name] = rows.map(r => String(r.detail)).join('; ')
   }
   await explain('gallery, deep page', `select id from uploads where (status = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL) and (created_at, id) < (?, ?)) order by created_at desc, id desc limit 25`, ['approved', Number(row.created_at), String(row.id)])
-  await explain('admin list, q: page', `select * from uploads where (confirmed_at is not null and search_text like ? escape '\\') order by created_at desc, id desc limit 51`, [containsPattern(Q)])
-  await explain('admin list, q: total', `select count(*) from uploads where (confirmed_at is not null and search_text like ? escape '\\')`, [containsPattern(Q)])
+  for (const [index, plan] of (await searchPlans(client)).entries()) plans[`admin list, q: statement ${index + 1}`] = plan
   client.close()
   return { deepCursor: encodeUploadCursor({ createdAt: new Date(Number(row.created_at)), id: String(row.id) }), plans }
+}
+
+/**
+ * The query plans of the admin list searched with Q, status all, first page: the statements the
+ * service's own code (findAdminUploads) sends, caught on their way to the client, explained.
+ */
+async function searchPlans(client: Client): Promise<string[]> {
+  const sent: InStatement[] = []
+  const spy = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'execute') {
+        return (statement: InStatement) => {
+          sent.push(statement)
+          return target.execute(statement)
+        }
+      }
+      if (property === 'batch') {
+        return (statements: InStatement[], mode?: 'read') => {
+          sent.push(...statements)
+          return target.batch(statements, mode)
+        }
+      }
+      const value = Reflect.get(target, property, receiver)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  await findAdminUploads(drizzle(spy, { schema }), { filter: isNotNull(schema.uploads.confirmedAt), narrowed: false, q: Q, cursor: undefined, fetch: 51 })
+  const plans: string[] = []
+  for (const statement of sent) {
+    const { sql, args } = typeof statement === 'string' ? { sql: statement, args: [] } : statement
+    const { rows } = await client.execute({ sql: `explain query plan ${sql}`, args })
+    plans.push(rows.map(r => String(r.detail)).join('; '))
+  }
+  return plans
 }
 
 interface Measured { rps: number, p50: number, p99: number, bad: number }
@@ -132,14 +175,26 @@ const summary = (tally: Tally): Measured => ({
   bad: tally.bad,
 })
 
-async function main() {
+interface SizeResult {
+  rows: number
+  seedSeconds: number
+  results: { key: string, name: string, service: Measured, bare: Measured }[]
+  bad: number
+  /** `total` and `totalIsLowerBound` of the searched list, as the service answered. */
+  searched?: { total: number, lowerBound: boolean }
+  plans: Record<string, string>
+}
+
+/** One size: a fresh server, `rows` uploads, then every target measured against the bare server. */
+async function measureAt(rows: number): Promise<SizeResult> {
+  const deep = Math.floor(rows * 0.9)
   const profile = flags['server-cpu-prof']
   const server = await startServer(profile ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'support/cpu-profile.cjs')}`, BENCH_CPU_PROFILE_DIR: profile } : {})
   const basePort = await freePort()
   const baseline = { stop: async () => {} }
   try {
     const seedStarted = performance.now()
-    const { deepCursor, plans } = await seed(server.dbPath, ROWS)
+    const { deepCursor, plans } = await seed(server.dbPath, rows, deep)
     const seedSeconds = (performance.now() - seedStarted) / 1000
     const child = await startChild(join(import.meta.dirname, 'support/gallery-baseline.ts'), [server.dbPath, String(basePort)], /^listening/)
     baseline.stop = child.stop
@@ -149,19 +204,24 @@ async function main() {
     const only = new Set(flags.only.split(','))
     const all: { key: string, name: string, path: string, headers: Record<string, string> }[] = [
       { key: 'first', name: 'GET /api/gallery (first page)', path: '/api/gallery', headers: {} },
-      { key: 'deep', name: `GET /api/gallery?cursor=… (${DEEP.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
+      { key: 'deep', name: `GET /api/gallery?cursor=… (${deep.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
       { key: 'q', name: `GET /api/admin/uploads?q=${Q}`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}`, headers: { cookie } },
+      // Not measured by default: the same list without q (what the search adds to it), and the
+      // searched list as the dashboard asks for it, a page of 24 as the gallery's.
+      { key: 'list', name: 'GET /api/admin/uploads', path: '/api/admin/uploads', headers: { cookie } },
+      { key: 'q24', name: `GET /api/admin/uploads?q=${Q}&limit=24`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}&limit=24`, headers: { cookie } },
     ]
     const targets = all.filter(target => only.has(target.key))
     // Both answer the same thing before either is timed.
-    const totals: number[] = []
+    let searched: SizeResult['searched']
     for (const target of targets) {
       const [ours, bare] = await Promise.all([api(server.url, target.path, { headers: target.headers }), api(base, target.path)])
       const ids = (body: any) => JSON.stringify(body.items.map((item: any) => item.id))
-      if (ours.status !== 200 || bare.status !== 200 || ids(ours.body) !== ids(bare.body) || ours.body.total !== bare.body.total || ours.body.items.length === 0) {
+      if (ours.status !== 200 || bare.status !== 200 || ids(ours.body) !== ids(bare.body) || ours.body.total !== bare.body.total
+        || ours.body.totalIsLowerBound !== bare.body.totalIsLowerBound || ours.body.items.length === 0) {
         throw new Error(`${target.name}: service and baseline disagree: ${ours.status} ${bare.status}\n${JSON.stringify(ours.body).slice(0, 400)}\n${JSON.stringify(bare.body).slice(0, 400)}`)
       }
-      if (ours.body.total !== undefined) totals.push(ours.body.total)
+      if (target.key === 'q') searched = { total: ours.body.total, lowerBound: ours.body.totalIsLowerBound }
     }
 
     // The machine is shared and noisy: every target gets its time in ROUNDS slices, taken in turn
@@ -178,24 +238,34 @@ async function main() {
         await run(`${base}${target.path}`, {}, slice, tallies[index]!.bare)
       }
     }
-    const results = targets.map((target, index) => ({ name: target.name, service: summary(tallies[index]!.service), bare: summary(tallies[index]!.bare) }))
+    const results = targets.map((target, index) => ({ key: target.key, name: target.name, service: summary(tallies[index]!.service), bare: summary(tallies[index]!.bare) }))
+    const prefix = SIZES.length > 1 ? `[${rows.toLocaleString('en')} rows] ` : ''
     for (const { name, service, bare } of results) {
-      console.log(`${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
+      console.log(`${prefix}${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
     }
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
-    if (bad) console.log(`WARNING: ${bad} non-2xx answers or socket errors`)
-    // A profiled server is slower, and a partial run leaves out measures: neither goes into RESULTS.md.
-    if (profile) console.log(`server CPU profile written to ${profile}`)
-    if (profile || results.length < 3) return
-    const [first, deep] = results as [typeof results[0], typeof results[0]]
+    if (bad) console.log(`${prefix}WARNING: ${bad} non-2xx answers or socket errors`)
+    return { rows, seedSeconds, results, bad, searched, plans }
+  }
+  finally {
+    await baseline.stop()
+    await server.stop()
+    rmSync(server.dir, { recursive: true, force: true })
+  }
+}
 
-    const section = `
-${ROWS.toLocaleString('en')} approved, confirmed, derived uploads (8 % videos) inserted straight into the server's SQLite file
-in ${seedSeconds.toFixed(1)} s; autocannon over loopback, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARMUP} s warm-up, taken in
-${ROUNDS} slices of ${(DURATION / ROUNDS).toFixed(1)} s that alternate between all six measures (shared, noisy 2-core machine); p50/p99 over every response.
+const method = (seedSeconds: string) => `autocannon over loopback, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARMUP} s warm-up, taken in
+${ROUNDS} slices of ${(DURATION / ROUNDS).toFixed(1)} s that alternate between all measures (shared, noisy 2-core machine); p50/p99 over every response.
+Uploads inserted straight into the server's SQLite file (${seedSeconds}).
 "Bare" is a plain \`node:http\` server in its own process (bench/support/gallery-baseline.ts) running the same SQL through
 the same \`@libsql/client\` on the same file and writing the same JSON fields (no framework, validation, ORM or admin session
-check). Ratio = service req/s ÷ bare req/s, measured in this run. The gallery reads only the 12 columns an item shows, through
+check). Ratio = service req/s ÷ bare req/s, measured in this run.`
+
+/** The single-size section of issue 4: gallery first page, deep page and searched list. */
+function writeIssue4Section({ rows, seedSeconds, results, bad, searched, plans }: SizeResult) {
+  const [first, deep] = results as [SizeResult['results'][0], SizeResult['results'][0]]
+  const section = `
+${rows.toLocaleString('en')} approved, confirmed, derived uploads (8 % videos). ${method(`${seedSeconds.toFixed(1)} s`)} The gallery reads only the 12 columns an item shows, through
 two statements drizzle prepares once (first page, after a cursor); the bare server runs that same SQL.
 
 ${table(['endpoint', 'service req/s', 'service p99', 'bare req/s', 'bare p99', 'ratio service / bare', 'target'], results.map(r => [
@@ -208,18 +278,68 @@ ${table(['deep page vs first page (service)', 'value', 'target'], [
   ['non-2xx answers or socket errors, all runs', bad, '0'],
 ])}
 
-\`q=${Q}\` matches ${totals[0]?.toLocaleString('en')} of ${ROWS.toLocaleString('en')} rows. It is a \`LIKE '%…%'\` on \`search_text\`:
-no index can serve it, so every request scans the table twice (the page and its \`total\`). Query plans (SQLite):
+\`q=${Q}\`: total ${searched?.total.toLocaleString('en')}${searched?.lowerBound ? ' (a lower bound: counting stops there)' : ''} of ${rows.toLocaleString('en')} rows. Query plans (SQLite):
 
 ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
 `
-    writeSection('Gallery and admin list (issue 4)', section)
+  writeSection('Gallery and admin list (issue 4)', section)
+}
+
+/** Issue 16: the searched list against the first gallery page, at each size, and how its cost grows. */
+function writeIssue16Section(sizes: SizeResult[]) {
+  const rps = (size: SizeResult, key: string) => size.results.find(r => r.key === key)!.service.rps
+  const smallest = sizes[0]!
+  const rows = sizes.flatMap(size => size.results.map(r => [
+    size.rows.toLocaleString('en'), r.name, r.service.rps.toFixed(0), `${r.service.p50.toFixed(1)} ms`, `${r.service.p99.toFixed(1)} ms`,
+    r.bare.rps.toFixed(0), (r.service.rps / r.bare.rps).toFixed(2),
+  ]))
+  // Other admin lists measured beside the searched one, each against the gallery page too.
+  const others = [['q24', `q=${Q}&limit=24 ÷ first gallery page`], ['list', 'list without q ÷ first gallery page']]
+    .filter(([key]) => sizes.every(size => size.results.some(r => r.key === key)))
+  const ratios = sizes.map(size => [
+    size.rows.toLocaleString('en'),
+    `${(rps(size, 'q') / rps(size, 'first')).toFixed(2)}`,
+    '≥ 0.5',
+    ...others.map(([key]) => (rps(size, key!) / rps(size, 'first')).toFixed(2)),
+    size === smallest ? '1 (reference)' : `${(rps(smallest, 'q') / rps(size, 'q')).toFixed(2)} raw, ${((rps(smallest, 'q') / rps(smallest, 'first')) / (rps(size, 'q') / rps(size, 'first'))).toFixed(2)} against the gallery page`,
+    size === smallest ? '' : '≤ 1.3',
+    `${size.searched?.total.toLocaleString('en')}${size.searched?.lowerBound ? ' (lower bound)' : ''}`,
+    size.bad,
+  ])
+  const section = `
+Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a fresh server and
+database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s`).join(', '))}
+
+${table(['uploads', 'endpoint', 'service req/s', 'service p50', 'service p99', 'bare req/s', 'ratio service / bare'], rows)}
+
+Cost of the searched list = 1 ÷ its req/s. "Raw" compares two runs taken minutes apart on a shared machine; "against the gallery
+page" divides each run's searched-list req/s by the first gallery page's in the same run (which does not depend on the size),
+so that a change in the machine's load between the runs cancels out.
+
+${table(['uploads', 'searched list ÷ first gallery page (req/s)', 'target', ...others.map(([, name]) => name!),
+  'cost of the searched list ÷ its cost at the smallest size', 'target', `\`total\` of q=${Q}`, 'non-2xx or socket errors'], ratios)}
+
+Query plans of the searched list (status all, first page), the statements \`findAdminUploads\` sends, in order:
+
+${sizes.map(size => `${size.rows.toLocaleString('en')} uploads:\n\n${Object.entries(size.plans).filter(([name]) => name.startsWith('admin list')).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}`).join('\n\n')}
+
+Before the index (issue 4's \`LIKE '%…%'\` on \`search_text\`; at 10,000 uploads and 50 connections the issue measured 121 req/s,
+0.085× the first gallery page's 1,423, p99 1.57 s): page \`SCAN uploads; USE TEMP B-TREE FOR ORDER BY\`, total \`SCAN uploads\`.
+`
+  writeSection(`Admin search at ${sizes.map(size => size.rows.toLocaleString('en')).join(' and ')} uploads (issue 16)`, section)
+}
+
+async function main() {
+  const sizes: SizeResult[] = []
+  for (const rows of SIZES) sizes.push(await measureAt(rows))
+  // A profiled server is slower, and a partial run leaves out measures: neither goes into RESULTS.md.
+  if (flags['server-cpu-prof']) {
+    console.log(`server CPU profile written to ${flags['server-cpu-prof']}`)
+    return
   }
-  finally {
-    await baseline.stop()
-    await server.stop()
-    rmSync(server.dir, { recursive: true, force: true })
-  }
+  if (sizes.length === 1 && sizes[0]!.results.length === 3) writeIssue4Section(sizes[0]!)
+  const compared = new Set(flags.only.split(','))
+  if (sizes.length > 1 && compared.has('first') && compared.has('q')) writeIssue16Section(sizes)
 }
 
 await main()
