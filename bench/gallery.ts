@@ -20,7 +20,7 @@ import { searchTextOf } from '../shared/search'
 import { api, login } from '../tests/helpers/http'
 import { freePort } from '../tests/helpers/ports'
 import { startServer } from '../tests/helpers/server'
-import { percentile, startChild, table, writeSection } from './lib'
+import { cpuMs, percentile, startChild, table, writeSection } from './lib'
 
 const { values: flags } = parseArgs({
   options: {
@@ -149,30 +149,33 @@ async function searchPlans(client: Client): Promise<string[]> {
   return plans
 }
 
-interface Measured { rps: number, p50: number, p99: number, bad: number }
+interface Measured { rps: number, p50: number, p99: number, bad: number, /** server CPU per request, ms */ cpu: number }
 
-interface Tally { requests: number, seconds: number, latencies: number[], bad: number }
+interface Tally { requests: number, seconds: number, latencies: number[], bad: number, cpuMs: number }
 
 /** One autocannon run; every response time is kept, so percentiles over several runs are exact. */
-async function run(url: string, headers: Record<string, string>, seconds: number, tally?: Tally) {
+async function run(url: string, headers: Record<string, string>, seconds: number, tally?: Tally, pid?: number) {
+  const cpuBefore = pid ? cpuMs(pid) : 0
   // Without a callback autocannon returns its tracker, an event emitter that is also a promise.
   const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, headers }) as unknown as autocannon.Instance & Promise<autocannon.Result>
   if (tally) instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => tally.latencies.push(ms))
   const result = await instance
   if (tally) {
+    if (pid) tally.cpuMs += cpuMs(pid) - cpuBefore
     tally.requests += result.requests.total
     tally.seconds += result.duration
     tally.bad += result.non2xx + result.errors
   }
 }
 
-const newTally = (): Tally => ({ requests: 0, seconds: 0, latencies: [], bad: 0 })
+const newTally = (): Tally => ({ requests: 0, seconds: 0, latencies: [], bad: 0, cpuMs: 0 })
 
 const summary = (tally: Tally): Measured => ({
   rps: tally.requests / tally.seconds,
   p50: percentile(tally.latencies, 50),
   p99: percentile(tally.latencies, 99),
   bad: tally.bad,
+  cpu: tally.cpuMs / tally.requests,
 })
 
 interface SizeResult {
@@ -234,14 +237,14 @@ async function measureAt(rows: number): Promise<SizeResult> {
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, target] of targets.entries()) {
-        await run(`${server.url}${target.path}`, target.headers, slice, tallies[index]!.service)
-        await run(`${base}${target.path}`, {}, slice, tallies[index]!.bare)
+        await run(`${server.url}${target.path}`, target.headers, slice, tallies[index]!.service, server.proc.pid)
+        await run(`${base}${target.path}`, {}, slice, tallies[index]!.bare, child.proc.pid)
       }
     }
     const results = targets.map((target, index) => ({ key: target.key, name: target.name, service: summary(tallies[index]!.service), bare: summary(tallies[index]!.bare) }))
     const prefix = SIZES.length > 1 ? `[${rows.toLocaleString('en')} rows] ` : ''
     for (const { name, service, bare } of results) {
-      console.log(`${prefix}${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
+      console.log(`${prefix}${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms ${service.cpu.toFixed(2)} ms CPU/req; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
     }
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
     if (bad) console.log(`${prefix}WARNING: ${bad} non-2xx answers or socket errors`)
@@ -288,20 +291,24 @@ ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n
 /** Issue 16: the searched list against the first gallery page, at each size, and how its cost grows. */
 function writeIssue16Section(sizes: SizeResult[]) {
   const rps = (size: SizeResult, key: string) => size.results.find(r => r.key === key)!.service.rps
+  const cpu = (size: SizeResult, key: string) => size.results.find(r => r.key === key)!.service.cpu
   const smallest = sizes[0]!
   const rows = sizes.flatMap(size => size.results.map(r => [
     size.rows.toLocaleString('en'), r.name, r.service.rps.toFixed(0), `${r.service.p50.toFixed(1)} ms`, `${r.service.p99.toFixed(1)} ms`,
-    r.bare.rps.toFixed(0), (r.service.rps / r.bare.rps).toFixed(2),
+    `${r.service.cpu.toFixed(2)} ms`, r.bare.rps.toFixed(0), (r.service.rps / r.bare.rps).toFixed(2),
   ]))
   // Other admin lists measured beside the searched one, each against the gallery page too.
   const others = [['q24', `q=${Q}&limit=24 ÷ first gallery page`], ['list', 'list without q ÷ first gallery page']]
     .filter(([key]) => sizes.every(size => size.results.some(r => r.key === key)))
+  const both = (reqs: number, cpus: number) => `${reqs.toFixed(2)} (CPU: ${cpus.toFixed(2)})`
   const ratios = sizes.map(size => [
     size.rows.toLocaleString('en'),
-    `${(rps(size, 'q') / rps(size, 'first')).toFixed(2)}`,
+    both(rps(size, 'q') / rps(size, 'first'), cpu(size, 'first') / cpu(size, 'q')),
     '≥ 0.5',
-    ...others.map(([key]) => (rps(size, key!) / rps(size, 'first')).toFixed(2)),
-    size === smallest ? '1 (reference)' : `${(rps(smallest, 'q') / rps(size, 'q')).toFixed(2)} raw, ${((rps(smallest, 'q') / rps(smallest, 'first')) / (rps(size, 'q') / rps(size, 'first'))).toFixed(2)} against the gallery page`,
+    ...others.map(([key]) => both(rps(size, key!) / rps(size, 'first'), cpu(size, 'first') / cpu(size, key!))),
+    size === smallest
+      ? '1 (reference)'
+      : `${(rps(smallest, 'q') / rps(size, 'q')).toFixed(2)} raw, ${((rps(smallest, 'q') / rps(smallest, 'first')) / (rps(size, 'q') / rps(size, 'first'))).toFixed(2)} against the gallery page (CPU: ${(cpu(size, 'q') / cpu(smallest, 'q')).toFixed(2)})`,
     size === smallest ? '' : '≤ 1.3',
     `${size.searched?.total.toLocaleString('en')}${size.searched?.lowerBound ? ' (lower bound)' : ''}`,
     size.bad,
@@ -310,11 +317,13 @@ function writeIssue16Section(sizes: SizeResult[]) {
 Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a fresh server and
 database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s`).join(', '))}
 
-${table(['uploads', 'endpoint', 'service req/s', 'service p50', 'service p99', 'bare req/s', 'ratio service / bare'], rows)}
+${table(['uploads', 'endpoint', 'service req/s', 'service p50', 'service p99', 'server CPU per request', 'bare req/s', 'ratio service / bare'], rows)}
 
 Cost of the searched list = 1 ÷ its req/s. "Raw" compares two runs taken minutes apart on a shared machine; "against the gallery
 page" divides each run's searched-list req/s by the first gallery page's in the same run (which does not depend on the size),
-so that a change in the machine's load between the runs cancels out.
+so that a change in the machine's load between the runs cancels out. "CPU" compares the server's CPU time per request (user +
+system, from /proc, over every timed slice) instead: what the requests cost the server whatever share of the cores it was given,
+so the req/s ratio a CPU-bound server would reach on an idle machine.
 
 ${table(['uploads', 'searched list ÷ first gallery page (req/s)', 'target', ...others.map(([, name]) => name!),
   'cost of the searched list ÷ its cost at the smallest size', 'target', `\`total\` of q=${Q}`, 'non-2xx or socket errors'], ratios)}
