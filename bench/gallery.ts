@@ -181,6 +181,8 @@ const summary = (tally: Tally): Measured => ({
 interface SizeResult {
   rows: number
   seedSeconds: number
+  /** CPU time of the seeding (it runs in this process): what it costs whatever the machine's load. */
+  seedCpuSeconds: number
   results: { key: string, name: string, service: Measured, bare: Measured }[]
   bad: number
   /** `total` and `totalIsLowerBound` of the searched list, as the service answered. */
@@ -197,8 +199,11 @@ async function measureAt(rows: number): Promise<SizeResult> {
   const baseline = { stop: async () => {} }
   try {
     const seedStarted = performance.now()
+    const seedCpuStarted = process.cpuUsage()
     const { deepCursor, plans } = await seed(server.dbPath, rows, deep)
     const seedSeconds = (performance.now() - seedStarted) / 1000
+    const seedCpu = process.cpuUsage(seedCpuStarted)
+    const seedCpuSeconds = (seedCpu.user + seedCpu.system) / 1e6
     const child = await startChild(join(import.meta.dirname, 'support/gallery-baseline.ts'), [server.dbPath, String(basePort)], /^listening/)
     baseline.stop = child.stop
     const base = `http://127.0.0.1:${basePort}`
@@ -248,7 +253,7 @@ async function measureAt(rows: number): Promise<SizeResult> {
     }
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
     if (bad) console.log(`${prefix}WARNING: ${bad} non-2xx answers or socket errors`)
-    return { rows, seedSeconds, results, bad, searched, plans }
+    return { rows, seedSeconds, seedCpuSeconds, results, bad, searched, plans }
   }
   finally {
     await baseline.stop()
@@ -315,7 +320,7 @@ function writeIssue16Section(sizes: SizeResult[]) {
   ])
   const section = `
 Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a fresh server and
-database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s`).join(', '))}
+database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s, ${size.seedCpuSeconds.toFixed(1)} s of CPU`).join('; '))}
 
 ${table(['uploads', 'endpoint', 'service req/s', 'service p50', 'service p99', 'server CPU per request', 'bare req/s', 'ratio service / bare'], rows)}
 
@@ -328,6 +333,10 @@ so the req/s ratio a CPU-bound server would reach on an idle machine.
 ${table(['uploads', 'searched list ÷ first gallery page (req/s)', 'target', ...others.map(([, name]) => name!),
   'cost of the searched list ÷ its cost at the smallest size', 'target', `\`total\` of q=${Q}`, 'non-2xx or socket errors'], ratios)}
 
+${others.some(([key]) => key === 'list') ? `What the search adds to the admin list, by server CPU per request (searched ÷ the same list without q):
+${sizes.map(size => `${(cpu(size, 'q') / cpu(size, 'list')).toFixed(2)} at ${size.rows.toLocaleString('en')} uploads`).join(', ')}. Without q, the list
+still counts every upload for its exact \`total\`, which grows with the table.
+` : ''}
 Query plans of the searched list (status all, first page), the statements \`findAdminUploads\` sends, in order:
 
 ${sizes.map(size => `${size.rows.toLocaleString('en')} uploads:\n\n${Object.entries(size.plans).filter(([name]) => name.startsWith('admin list')).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}`).join('\n\n')}
