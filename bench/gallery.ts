@@ -318,6 +318,13 @@ function writeIssue16Section(sizes: SizeResult[]) {
     `${size.searched?.total.toLocaleString('en')}${size.searched?.lowerBound ? ' (lower bound)' : ''}`,
     size.bad,
   ])
+  const addedBySearch = others.some(([key]) => key === 'list')
+    ? `What the search adds to the admin list, by server CPU per request (searched ÷ the same list without q):
+${sizes.map(size => `${(cpu(size, 'q') / cpu(size, 'list')).toFixed(2)} at ${size.rows.toLocaleString('en')} uploads`).join(', ')}. Without q, the list
+still counts every upload for its exact \`total\`, which grows with the table.
+
+`
+    : ''
   const section = `
 Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a fresh server and
 database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s, ${size.seedCpuSeconds.toFixed(1)} s of CPU`).join('; '))}
@@ -333,11 +340,7 @@ so the req/s ratio a CPU-bound server would reach on an idle machine.
 ${table(['uploads', 'searched list ÷ first gallery page (req/s)', 'target', ...others.map(([, name]) => name!),
   'cost of the searched list ÷ its cost at the smallest size', 'target', `\`total\` of q=${Q}`, 'non-2xx or socket errors'], ratios)}
 
-${others.some(([key]) => key === 'list') ? `What the search adds to the admin list, by server CPU per request (searched ÷ the same list without q):
-${sizes.map(size => `${(cpu(size, 'q') / cpu(size, 'list')).toFixed(2)} at ${size.rows.toLocaleString('en')} uploads`).join(', ')}. Without q, the list
-still counts every upload for its exact \`total\`, which grows with the table.
-` : ''}
-Query plans of the searched list (status all, first page), the statements \`findAdminUploads\` sends, in order:
+${addedBySearch}Query plans of the searched list (status all, first page), the statements \`findAdminUploads\` sends, in order:
 
 ${sizes.map(size => `${size.rows.toLocaleString('en')} uploads:\n\n${Object.entries(size.plans).filter(([name]) => name.startsWith('admin list')).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}`).join('\n\n')}
 
