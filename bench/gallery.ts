@@ -3,8 +3,8 @@
 // page, a page ~90 % deep, and the admin list searched with `q`; each against a bare node:http
 // server answering the same SQL through the same @libsql/client on the same file in the same run.
 // Run: npm run bench (or npx tsx bench/gallery.ts [--rows 10000 --duration 10 --connections 10]).
-// Several sizes, e.g. `--rows 10000,100000 --connections 50 --only first,q` (issue 16), are measured
-// one after the other, each on a fresh server, and compared in a section of their own.
+// Several sizes, e.g. `--rows 10000,100000 --connections 50 --only first,q` (issue 16), each get a
+// server and database of their own, are measured in alternating slices and compared in a section of their own.
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,8 +19,8 @@ import { encodeUploadCursor } from '../shared/cursor'
 import { searchTextOf } from '../shared/search'
 import { api, login } from '../tests/helpers/http'
 import { freePort } from '../tests/helpers/ports'
-import { startServer } from '../tests/helpers/server'
-import { cpuMs, percentile, startChild, table, writeSection } from './lib'
+import { startServer, type TestServer } from '../tests/helpers/server'
+import { cpuMs, percentile, startChild, table, writeSection, type Child } from './lib'
 
 const { values: flags } = parseArgs({
   options: {
@@ -190,76 +190,102 @@ interface SizeResult {
   plans: Record<string, string>
 }
 
-/** One size: a fresh server, `rows` uploads, then every target measured against the bare server. */
-async function measureAt(rows: number): Promise<SizeResult> {
+interface Target { key: string, name: string, path: string, headers: Record<string, string> }
+
+/** One size, ready to be measured: its own server and database, seeded, and its bare server. */
+interface Prepared {
+  rows: number
+  server: TestServer
+  child: Child
+  base: string
+  targets: Target[]
+  seedSeconds: number
+  seedCpuSeconds: number
+  searched?: SizeResult['searched']
+  plans: Record<string, string>
+}
+
+/** A fresh server with `rows` uploads and its bare server, both checked to answer alike. */
+async function prepare(rows: number, stops: (() => Promise<unknown>)[]): Promise<Prepared> {
   const deep = Math.floor(rows * 0.9)
   const profile = flags['server-cpu-prof']
   const server = await startServer(profile ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'support/cpu-profile.cjs')}`, BENCH_CPU_PROFILE_DIR: profile } : {})
+  stops.push(async () => {
+    await server.stop()
+    rmSync(server.dir, { recursive: true, force: true })
+  })
   const basePort = await freePort()
-  const baseline = { stop: async () => {} }
-  try {
-    const seedStarted = performance.now()
-    const seedCpuStarted = process.cpuUsage()
-    const { deepCursor, plans } = await seed(server.dbPath, rows, deep)
-    const seedSeconds = (performance.now() - seedStarted) / 1000
-    const seedCpu = process.cpuUsage(seedCpuStarted)
-    const seedCpuSeconds = (seedCpu.user + seedCpu.system) / 1e6
-    const child = await startChild(join(import.meta.dirname, 'support/gallery-baseline.ts'), [server.dbPath, String(basePort)], /^listening/)
-    baseline.stop = child.stop
-    const base = `http://127.0.0.1:${basePort}`
-    const cookie = await login(server.url)
+  const seedStarted = performance.now()
+  const seedCpuStarted = process.cpuUsage()
+  const { deepCursor, plans } = await seed(server.dbPath, rows, deep)
+  const seedSeconds = (performance.now() - seedStarted) / 1000
+  const seedCpu = process.cpuUsage(seedCpuStarted)
+  const seedCpuSeconds = (seedCpu.user + seedCpu.system) / 1e6
+  const child = await startChild(join(import.meta.dirname, 'support/gallery-baseline.ts'), [server.dbPath, String(basePort)], /^listening/)
+  stops.push(child.stop)
+  const base = `http://127.0.0.1:${basePort}`
+  const cookie = await login(server.url)
 
-    const only = new Set(flags.only.split(','))
-    const all: { key: string, name: string, path: string, headers: Record<string, string> }[] = [
-      { key: 'first', name: 'GET /api/gallery (first page)', path: '/api/gallery', headers: {} },
-      { key: 'deep', name: `GET /api/gallery?cursor=… (${deep.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
-      { key: 'q', name: `GET /api/admin/uploads?q=${Q}`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}`, headers: { cookie } },
-      // Not measured by default: the same list without q (what the search adds to it), and the
-      // searched list as the dashboard asks for it, a page of 24 as the gallery's.
-      { key: 'list', name: 'GET /api/admin/uploads', path: '/api/admin/uploads', headers: { cookie } },
-      { key: 'q24', name: `GET /api/admin/uploads?q=${Q}&limit=24`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}&limit=24`, headers: { cookie } },
-    ]
-    const targets = all.filter(target => only.has(target.key))
-    // Both answer the same thing before either is timed.
-    let searched: SizeResult['searched']
-    for (const target of targets) {
-      const [ours, bare] = await Promise.all([api(server.url, target.path, { headers: target.headers }), api(base, target.path)])
-      const ids = (body: any) => JSON.stringify(body.items.map((item: any) => item.id))
-      if (ours.status !== 200 || bare.status !== 200 || ids(ours.body) !== ids(bare.body) || ours.body.total !== bare.body.total
-        || ours.body.totalIsLowerBound !== bare.body.totalIsLowerBound || ours.body.items.length === 0) {
-        throw new Error(`${target.name}: service and baseline disagree: ${ours.status} ${bare.status}\n${JSON.stringify(ours.body).slice(0, 400)}\n${JSON.stringify(bare.body).slice(0, 400)}`)
-      }
-      if (target.key === 'q') searched = { total: ours.body.total, lowerBound: ours.body.totalIsLowerBound }
+  const only = new Set(flags.only.split(','))
+  const all: Target[] = [
+    { key: 'first', name: 'GET /api/gallery (first page)', path: '/api/gallery', headers: {} },
+    { key: 'deep', name: `GET /api/gallery?cursor=… (${deep.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
+    { key: 'q', name: `GET /api/admin/uploads?q=${Q}`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}`, headers: { cookie } },
+    // Not measured by default: the same list without q (what the search adds to it), and the
+    // searched list as the dashboard asks for it, a page of 24 as the gallery's.
+    { key: 'list', name: 'GET /api/admin/uploads', path: '/api/admin/uploads', headers: { cookie } },
+    { key: 'q24', name: `GET /api/admin/uploads?q=${Q}&limit=24`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}&limit=24`, headers: { cookie } },
+  ]
+  const targets = all.filter(target => only.has(target.key))
+  // Both answer the same thing before either is timed.
+  let searched: SizeResult['searched']
+  for (const target of targets) {
+    const [ours, bare] = await Promise.all([api(server.url, target.path, { headers: target.headers }), api(base, target.path)])
+    const ids = (body: any) => JSON.stringify(body.items.map((item: any) => item.id))
+    if (ours.status !== 200 || bare.status !== 200 || ids(ours.body) !== ids(bare.body) || ours.body.total !== bare.body.total
+      || ours.body.totalIsLowerBound !== bare.body.totalIsLowerBound || ours.body.items.length === 0) {
+      throw new Error(`${target.name}: service and baseline disagree: ${ours.status} ${bare.status}\n${JSON.stringify(ours.body).slice(0, 400)}\n${JSON.stringify(bare.body).slice(0, 400)}`)
     }
+    if (target.key === 'q') searched = { total: ours.body.total, lowerBound: ours.body.totalIsLowerBound }
+  }
+  return { rows, server, child, base, targets, seedSeconds, seedCpuSeconds, searched, plans }
+}
 
-    // The machine is shared and noisy: every target gets its time in ROUNDS slices, taken in turn
-    // (service, bare, next target…), so a burst of someone else's load falls on all of them alike.
-    const slice = DURATION / ROUNDS
-    const tallies = targets.map(() => ({ service: newTally(), bare: newTally() }))
-    for (const target of targets) {
-      await run(`${server.url}${target.path}`, target.headers, WARMUP)
-      await run(`${base}${target.path}`, {}, WARMUP)
+/**
+ * Every target of every size against its bare server. The machine is shared and noisy: each gets
+ * its time in ROUNDS slices, taken in turn (service, bare, next target, next size…), so a burst of
+ * someone else's load falls on all of them alike, sizes included.
+ */
+async function measure(sizes: Prepared[]): Promise<SizeResult[]> {
+  const slice = DURATION / ROUNDS
+  const tallies = sizes.map(size => size.targets.map(() => ({ service: newTally(), bare: newTally() })))
+  for (const size of sizes) {
+    for (const target of size.targets) {
+      await run(`${size.server.url}${target.path}`, target.headers, WARMUP)
+      await run(`${size.base}${target.path}`, {}, WARMUP)
     }
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, target] of targets.entries()) {
-        await run(`${server.url}${target.path}`, target.headers, slice, tallies[index]!.service, server.proc.pid)
-        await run(`${base}${target.path}`, {}, slice, tallies[index]!.bare, child.proc.pid)
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [which, size] of sizes.entries()) {
+      for (const [index, target] of size.targets.entries()) {
+        await run(`${size.server.url}${target.path}`, target.headers, slice, tallies[which]![index]!.service, size.server.proc.pid)
+        await run(`${size.base}${target.path}`, {}, slice, tallies[which]![index]!.bare, size.child.proc.pid)
       }
     }
-    const results = targets.map((target, index) => ({ key: target.key, name: target.name, service: summary(tallies[index]!.service), bare: summary(tallies[index]!.bare) }))
-    const prefix = SIZES.length > 1 ? `[${rows.toLocaleString('en')} rows] ` : ''
+  }
+  return sizes.map((size, which) => {
+    const results = size.targets.map((target, index) => ({
+      key: target.key, name: target.name, service: summary(tallies[which]![index]!.service), bare: summary(tallies[which]![index]!.bare),
+    }))
+    const prefix = sizes.length > 1 ? `[${size.rows.toLocaleString('en')} rows] ` : ''
     for (const { name, service, bare } of results) {
       console.log(`${prefix}${name}: service ${service.rps.toFixed(0)} req/s p99 ${service.p99.toFixed(1)} ms ${service.cpu.toFixed(2)} ms CPU/req; bare ${bare.rps.toFixed(0)} req/s p99 ${bare.p99.toFixed(1)} ms; ratio ${(service.rps / bare.rps).toFixed(2)}`)
     }
     const bad = results.reduce((sum, r) => sum + r.service.bad + r.bare.bad, 0)
     if (bad) console.log(`${prefix}WARNING: ${bad} non-2xx answers or socket errors`)
+    const { rows, seedSeconds, seedCpuSeconds, searched, plans } = size
     return { rows, seedSeconds, seedCpuSeconds, results, bad, searched, plans }
-  }
-  finally {
-    await baseline.stop()
-    await server.stop()
-    rmSync(server.dir, { recursive: true, force: true })
-  }
+  })
 }
 
 const method = (seedSeconds: string) => `autocannon over loopback, ${CONNECTIONS} connections, ${DURATION} s per measure after a ${WARMUP} s warm-up, taken in
@@ -337,8 +363,8 @@ the gallery's 24 items of 12 public fields, behind a session check the gallery d
 `
     : ''
   const section = `
-Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a fresh server and
-database, one after the other. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s, ${size.seedCpuSeconds.toFixed(1)} s of CPU`).join('; '))}
+Run: \`npx tsx bench/gallery.ts --rows ${SIZES.join(',')} --connections ${CONNECTIONS} --only ${flags.only}\`: each size on a server and
+database of its own, all seeded first, then measured in alternating slices. ${method(sizes.map(size => `${size.rows.toLocaleString('en')} in ${size.seedSeconds.toFixed(1)} s, ${size.seedCpuSeconds.toFixed(1)} s of CPU`).join('; '))}
 
 ${table(['uploads', 'endpoint', 'service req/s', 'service p50', 'service p99', 'server CPU per request', 'bare req/s', 'ratio service / bare'], rows)}
 
@@ -364,8 +390,17 @@ Before the index (issue 4's \`LIKE '%…%'\` on \`search_text\`; at 10,000 uploa
 }
 
 async function main() {
-  const sizes: SizeResult[] = []
-  for (const rows of SIZES) sizes.push(await measureAt(rows))
+  // Every size is seeded and served before any is measured: their slices then alternate.
+  const stops: (() => Promise<unknown>)[] = []
+  let sizes: SizeResult[]
+  try {
+    const prepared: Prepared[] = []
+    for (const rows of SIZES) prepared.push(await prepare(rows, stops))
+    sizes = await measure(prepared)
+  }
+  finally {
+    for (const stop of stops.reverse()) await stop()
+  }
   // A profiled server is slower, and a partial run leaves out measures: neither goes into RESULTS.md.
   if (flags['server-cpu-prof']) {
     console.log(`server CPU profile written to ${flags['server-cpu-prof']}`)
