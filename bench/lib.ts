@@ -11,6 +11,16 @@ export function peakRssMb(pid: number): number {
   return Math.round(kb / 1024)
 }
 
+/**
+ * CPU time a process has used so far (user + system, Linux /proc), in ms: on a shared machine, what
+ * a request costs the server does not depend on how much of a core it was given meanwhile.
+ */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 export function table(headers: string[], rows: (string | number)[][]): string {
   return [
     `| ${headers.join(' | ')} |`,

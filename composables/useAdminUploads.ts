@@ -24,6 +24,8 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const t = useAdminMessages()
 
   const total = ref(0)
+  /** There are more matches than `total`: a search counts up to a limit (docs/api.md). */
+  const totalIsLowerBound = ref(false)
   /** Ids with a call in flight: their buttons wait, and a refresh does not touch them. */
   const busy = ref(new Set<string>())
   /** When the addresses shown for each upload were received (the originals' are signed). */
@@ -54,6 +56,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     pollMs: REFRESH_MS,
     onPage(page) {
       total.value = page.total
+      totalIsLowerBound.value = page.totalIsLowerBound
       const now = Date.now()
       for (const item of page.items) if (!urlsSeenAt.has(item.id)) urlsSeenAt.set(item.id, now)
     },
@@ -201,7 +204,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   }
 
   return {
-    items, nextCursor, total, loading, loadingMore, loadError, busy,
+    items, nextCursor, total, totalIsLowerBound, loading, loadingMore, loadError, busy,
     reload, loadMore, refresh, approve, reject, remove, edit, setCover, bulk, markCover,
   }
 }

@@ -25,7 +25,8 @@ export const uploads = sqliteTable('uploads', {
   /**
    * author + message folded for search (lower case, diacritics removed: shared/search.ts), kept by
    * the code that writes either field. SQLite's lower() and LIKE only fold ASCII, so 'JOÃO' could
-   * not otherwise match 'joão'; folding in JS on write keeps the query a plain LIKE.
+   * not otherwise match 'joão'; folding in JS on write keeps the query a plain substring test.
+   * The text index `uploads_fts` (migration 0006) follows this column through triggers.
    */
   searchText: text('search_text').notNull().default(''),
   fileName: text('file_name').notNull(),
@@ -59,13 +60,32 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_status_created_idx').on(table.status, table.createdAt, table.id),
   // Gallery: approved and displayable, newest first, keyset over (created_at, id).
   index('uploads_gallery_idx').on(table.status, table.createdAt, table.id).where(DISPLAYABLE),
-  // Admin list without a status filter, and counts per hour.
+  // Counts of confirmed uploads, and per hour.
   index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
+  // Admin list without a status filter, newest first, keyset over (created_at, id). search_text
+  // is in it so that a search too short for the text index, walking the list, tests each entry
+  // here and reads only the rows it returns (the list's WHERE has `confirmed_at IS NOT NULL`,
+  // which this index's WHERE needs).
+  index('uploads_admin_newest_idx').on(table.createdAt, table.id, table.searchText).where(sql`confirmed_at IS NOT NULL`),
   // Sweeper: unconfirmed rows by age.
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
 ])
+
+/**
+ * The key of each confirmed upload in the text index `uploads_fts` (an FTS5 table that drizzle
+ * cannot declare: migration 0006 creates it, and the triggers that keep both in step with
+ * `uploads`). An index entry needs an integer key that lasts: `uploads` has a text primary key,
+ * and its hidden rowid may be renumbered by VACUUM or a dump and restore, this one may not.
+ * Keys follow the admin list's order, newest first: (2^43 − created_at) × 1024 + a sequence
+ * number within the millisecond, so the index hands out its matches in list order
+ * (server/utils/admin/search.ts). Below 2^53: safe as a JavaScript number.
+ */
+export const uploadSearchKeys = sqliteTable('upload_search_keys', {
+  key: integer('key').primaryKey(),
+  uploadId: text('upload_id').notNull().unique(),
+})
 
 /** The single event configuration row (id = 1). */
 export const eventSettings = sqliteTable('event_settings', {

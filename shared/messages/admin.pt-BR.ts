@@ -71,7 +71,7 @@ export const adminPtBR = {
   list: {
     loading: 'Carregando…',
     loadMore: 'Carregar mais',
-    showing: (shown: number, total: number) => `${shown} de ${total}`,
+    showing: (shown: number, total: number, atLeast = false) => `${shown} de ${total}${atLeast ? '+' : ''}`,
     emptyPending: 'Nada esperando aprovação. Novos envios aparecem aqui sozinhos.',
     empty: 'Nenhum envio encontrado com esses filtros.',
     loadFailed: 'Não foi possível carregar os envios.',

@@ -47,7 +47,10 @@ export interface AdminUpload {
 export interface AdminUploadPage {
   items: AdminUpload[]
   nextCursor: string | null
+  /** All matches of the filter; with `q`, counted up to SEARCH_TOTAL_LIMIT (shared/search.ts). */
   total: number
+  /** There are more matches than `total`: counting stopped there (docs/api.md). */
+  totalIsLowerBound: boolean
 }
 
 export interface BulkResult {

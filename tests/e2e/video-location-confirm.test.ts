@@ -29,7 +29,7 @@ describe.each(['local', 's3'] as const)('confirm blanks a video\'s location (%s 
 
   async function sendAndDownload(video: LocationVideo) {
     const bytes = readFileSync(video.file)
-    const { init, confirm } = await uploadFile(server.url, bytes, { fileName: 'v', contentType: video.contentType, durationSec: 2 })
+    const { init, confirm } = await uploadFile(server.url, bytes, { fileName: 'v', contentType: video.contentType, size: bytes.length, durationSec: 2 })
     expect(confirm.status, JSON.stringify(confirm.body)).toBe(200)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === init.id)
     const served = join(dir, `served-${driver}-${init.id}`)
@@ -64,7 +64,7 @@ describe.each(['local', 's3'] as const)('confirm blanks a video\'s location (%s 
     const bytes = Buffer.alloc(4096)
     Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2avc1mp41')]).copy(bytes, 0)
     bytes.fill(0xab, 32)
-    const { init, confirm } = await uploadFile(server.url, bytes, { fileName: 'v.mp4', contentType: 'video/mp4', durationSec: 2 })
+    const { init, confirm } = await uploadFile(server.url, bytes, { fileName: 'v.mp4', contentType: 'video/mp4', size: bytes.length, durationSec: 2 })
     expect(confirm.status).toBe(422)
     expect(confirm.body.data).toMatchObject({ code: 'CONTENT_MISMATCH', declaredSize: 4096, storedSize: 4096, detectedType: 'video/mp4' })
     expect(['no-moov', 'unreadable']).toContain(confirm.body.data.videoProblem)

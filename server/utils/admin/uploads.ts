@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm'
 import type { z } from 'zod'
 import { eventSettings, uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -6,15 +6,16 @@ import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
 } from '#shared/schemas/admin'
 import type { AdminEventConfig } from '#shared/schemas/event'
-import { containsPattern, LIKE_ESCAPE, searchTextOf } from '#shared/search'
+import { searchTextOf } from '#shared/search'
+import type { AdminListRow } from './search'
 import type { Db, DbTransaction as Tx } from '../db'
-import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
+import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
 
 /** The admin view of an upload: every list item and every single-upload answer. */
-export async function toAdminUpload(row: UploadRow, coverUploadId: string | null): Promise<AdminUpload> {
+export async function toAdminUpload(row: AdminListRow, coverUploadId: string | null): Promise<AdminUpload> {
   const [media, original] = await Promise.all([adminMediaUrls(row), originalUrl(row)])
   return {
     id: row.id,
@@ -50,32 +51,36 @@ export async function findConfirmedUpload(id: string, db: Db | Tx = useDb()): Pr
   return row
 }
 
-/** Filters of the admin list; `q` is matched as plain text against the folded `search_text`. */
+/** Filters of the admin list other than the text (`q` is searched by `findAdminUploads`). */
 function adminFilter(query: AdminUploadsQuery) {
   return and(
     isNotNull(uploads.confirmedAt),
     query.status === 'all' ? undefined : eq(uploads.status, query.status),
     query.kind ? eq(uploads.kind, query.kind) : undefined,
-    query.q ? sql`${uploads.searchText} LIKE ${containsPattern(query.q)} ESCAPE ${LIKE_ESCAPE}` : undefined,
   )
 }
 
 export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminUploadPage> {
   const cursor = cursorFromQuery(query.cursor)
   const db = useDb()
-  const filter = adminFilter(query)
-  // One batch, one snapshot: the page and its total agree.
-  const [rows, [counted], [settings]] = await db.batch([
-    db.select().from(uploads).where(and(filter, olderThan(cursor))).orderBy(...newestFirst).limit(query.limit + 1),
-    db.select({ total: count() }).from(uploads).where(filter),
-    db.select({ coverUploadId: eventSettings.coverUploadId }).from(eventSettings),
+  // The page and its total come from one batch, one snapshot: they agree.
+  const [found, settings] = await Promise.all([
+    findAdminUploads(db, {
+      filter: adminFilter(query),
+      narrowed: query.status !== 'all' || query.kind !== undefined,
+      q: query.q,
+      cursor,
+      fetch: query.limit + 1,
+    }),
+    db.select({ coverUploadId: eventSettings.coverUploadId }).from(eventSettings).get(),
   ])
-  const page = cutPage(rows, query.limit)
+  const page = cutPage(found.rows, query.limit)
   const coverUploadId = settings?.coverUploadId ?? null
   return {
     items: await Promise.all(page.rows.map(row => toAdminUpload(row, coverUploadId))),
     nextCursor: page.nextCursor,
-    total: counted?.total ?? 0,
+    total: found.total,
+    totalIsLowerBound: found.totalIsLowerBound,
   }
 }
 

@@ -32,7 +32,7 @@ export async function adminMediaUrls(upload: MediaOf): Promise<MediaUrls> {
   return { url: signed, thumbUrl: signed }
 }
 
-export async function originalUrl(upload: UploadRow): Promise<string> {
+export async function originalUrl(upload: Pick<UploadRow, 'kind' | 'storageKey'>): Promise<string> {
   const store = useMediaStore()
   return upload.kind === 'video' ? store.publicUrl(upload.storageKey) : store.signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
 }
