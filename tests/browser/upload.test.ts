@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { jpegWithGps } from '../support/fixtures'
 import { api } from '../support/http'
 import { waitForDerived } from '../support/seed'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
@@ -462,6 +463,25 @@ describe('guest upload page /enviar (phone, real server)', () => {
       expect(statSync(served).size).toBe(statSync(file).size)
       expect(locationTags(served), file).toEqual([])
       expect(packetHashes(served)).toBe(packetHashes(file))
+    }
+  })
+
+  it('a photo with a GPS position sent from /enviar is public only as images with no metadata at all', async () => {
+    const file = join(dir, 'IMG_GPS.jpg')
+    writeFileSync(file, await jpegWithGps(320, 240))
+    expect((await sharp(file).metadata()).exif).toBeDefined()
+    const page = await openPage()
+    await page.setInputFiles('input[type=file]', [file])
+    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
+    await page.fill('[name=message]', 'Com GPS')
+    await page.click('[data-testid=send]')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com GPS')!
+    await waitForDerived(server.url, server.cookie, row.id)
+    const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
+    for (const url of [item.url, item.thumbUrl]) {
+      const meta = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata()
+      expect([meta.exif, meta.xmp, meta.iptc, meta.icc], url).toEqual([undefined, undefined, undefined, undefined])
     }
   })
 
