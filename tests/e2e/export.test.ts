@@ -129,7 +129,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const text = manifest.bytes.toString('utf8')
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
-    expect(header).toEqual(['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName'])
+    expect(header).toEqual(['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'])
     return rows.map(row => row.map(unguard))
   }
 
@@ -149,9 +149,10 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect(rows).toHaveLength(approved.length)
     const records = new Map<string, any>()
     for (const item of (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items) records.set(item.id, item)
-    for (const [id, author, message, kind, createdAt, file, originalFileName] of rows) {
+    for (const [id, author, message, kind, createdAt, file, originalFileName, metadata] of rows) {
       const record = records.get(id!)
       expect(record, id).toBeDefined()
+      expect(metadata).toBe(kind === 'video' ? 'recorded position removed' : 'original, as sent')
       expect({ author, message, kind, createdAt, originalFileName }).toEqual({
         author: record.author, message: record.message, kind: record.kind, createdAt: record.createdAt, originalFileName: record.fileName,
       })

@@ -45,8 +45,10 @@ describe('manifest CSV', () => {
   })
 
   it('starts with a byte order mark and the column names', () => {
-    expect(MANIFEST_HEADER).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName\r\n')
+    expect(MANIFEST_HEADER).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg'))
-      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG\r\n')
+      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent"\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4'))
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed\r\n')
   })
 })

@@ -1,8 +1,15 @@
 import type { UploadRow } from '../../../db/schema'
 import { foldForSearch } from '#shared/search'
 
-/** Columns of manifest.csv, one row per approved upload. */
-export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName'] as const
+/**
+ * Columns of manifest.csv, one row per approved upload. `metadata` says what the archived file
+ * still carries: a photo's original as the guest sent it (its EXIF, GPS position included, is the
+ * couple's), a video as stored, that is without the position its phone recorded (blanked at upload,
+ * docs/api.md: a second, located copy of every video is not worth twice the storage).
+ */
+export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'] as const
+
+const METADATA_NOTE = { photo: 'original, as sent', video: 'recorded position removed' } as const
 
 const KEY_EXTENSION = /\.([a-z0-9]{2,5})$/
 
@@ -41,7 +48,7 @@ export function csvLine(values: readonly string[]): string {
 
 /** `file` is the entry's name in the archive, or empty when the original could not be found. */
 export function manifestLine(upload: Pick<UploadRow, 'id' | 'author' | 'message' | 'kind' | 'createdAt' | 'fileName'>, file: string): string {
-  return csvLine([upload.id, upload.author, upload.message, upload.kind, upload.createdAt.toISOString(), file, upload.fileName])
+  return csvLine([upload.id, upload.author, upload.message, upload.kind, upload.createdAt.toISOString(), file, upload.fileName, METADATA_NOTE[upload.kind]])
 }
 
 /** The first line; the byte order mark makes spreadsheet apps read the accents as UTF-8. */
