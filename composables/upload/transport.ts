@@ -10,7 +10,19 @@ import { abortError } from './abort'
 const JSON_TIMEOUT_MS = 30_000
 
 /** POST a JSON body to the upload API; throws an ApiError (with the contract code, or status null). */
-export async function postJson<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+export function postJson<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+  return requestJson<T>(path, { body, signal })
+}
+
+interface JsonRequest {
+  method?: 'POST' | 'DELETE'
+  body?: unknown
+  headers?: Record<string, string>
+  signal?: AbortSignal
+}
+
+/** A JSON call to the upload API (POST unless told); throws an ApiError (with the contract code, or status null). */
+export async function requestJson<T>(path: string, { method = 'POST', body = {}, headers = {}, signal }: JsonRequest = {}): Promise<T> {
   // One controller for both the caller's cancel and the timeout (AbortSignal.any is too new for
   // the iPhones guests still carry).
   const controller = new AbortController()
@@ -21,8 +33,8 @@ export async function postJson<T>(path: string, body: unknown = {}, signal?: Abo
   let text: string
   try {
     response = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
       signal: controller.signal,
       credentials: 'same-origin',

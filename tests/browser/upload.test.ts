@@ -12,7 +12,7 @@ import { desktopContext, launchBrowser, phoneContext, screenshot, until } from '
 import { expectAccessible } from './support/axe'
 import { uploadRows } from './support/db'
 import { locationTags, makeLocationVideos, packetHashes } from '../support/location-videos'
-import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
+import { copyClip, distinctCopy, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
 // 60 MiB and a bit: six full 10 MiB parts and a small seventh.
@@ -29,6 +29,10 @@ describe('guest upload page /enviar (phone, real server)', () => {
   let photo1: string
   let photo2: string
   let video: string
+  // The same files, for tests that copy them (distinctCopy) without shadowing confusion.
+  const sharedVideo = () => video
+  const sharedPhoto1 = () => photo1
+  const sharedPhoto2 = () => photo2
   let context: BrowserContext | undefined
 
   const setEvent = async (patch: Record<string, unknown>) => {
@@ -186,6 +190,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('going offline in the middle of the video\'s parts and online again finishes without sending a part twice', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200).length
@@ -308,6 +314,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200)
@@ -357,6 +365,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('a failed part is retried on its own, with growing pauses, and the file still arrives whole', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     // Part 2: the connection drops once. Part 5: the storage answers 503 twice.
@@ -384,6 +394,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('cancelling a file in flight aborts it on the server and removes the row', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     proxy.setThrottle(4 * MiB)
@@ -543,6 +555,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('desktop: home with its cover, and /enviar during and after an upload', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const [photo1, video] = [distinctCopy(sharedPhoto1()), distinctCopy(sharedVideo())]
     context = await desktopContext(browser, proxy.url)
     const page = await context.newPage()
     await page.goto('/')
@@ -566,6 +580,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('under pre-moderation says that photos appear after approval', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const photo2 = distinctCopy(sharedPhoto2())
     await setEvent({ moderation: 'pre' })
     try {
       const page = await openPage()
