@@ -1,4 +1,5 @@
 import { ApiError, apiErrorOf } from '~/utils/api-error'
+import { UNDO_TOKEN_HEADER } from '#shared/schemas/upload'
 import { abortError } from './abort'
 
 /**
@@ -57,6 +58,11 @@ export async function requestJson<T>(path: string, { method = 'POST', body = {},
     // Not JSON: a proxy's page.
     return null as T
   }
+}
+
+/** A guest's undo of an upload this device sent; throws the server's refusal (404, 403, 409 UNDO_EXPIRED). */
+export async function deleteSentUpload(uploadId: string, undoToken: string): Promise<void> {
+  await requestJson(`/api/uploads/${encodeURIComponent(uploadId)}`, { method: 'DELETE', headers: { [UNDO_TOKEN_HEADER]: undoToken } })
 }
 
 /** No progress for this long means the connection died without saying so (common on phones). */

@@ -1,6 +1,5 @@
-import { UNDO_TOKEN_HEADER, type InitUploadResponse } from '#shared/schemas/upload'
+import type { InitUploadResponse } from '#shared/schemas/upload'
 import type { QueueItem } from './item'
-import { requestJson } from './transport'
 
 /**
  * "Remover": the phone that sent an upload may take it back for a while after its confirm, with
@@ -31,10 +30,4 @@ export function openUndoWindow(item: QueueItem, now = Date.now()): void {
 export function undoLeftMs(item: Pick<QueueItem, 'done' | 'duplicate' | 'undo'>, now = Date.now()): number {
   if (!item.done || item.duplicate || !item.undo?.until) return 0
   return Math.max(0, item.undo.until - now)
-}
-
-/** Asks the server to remove the upload; throws the server's refusal (404, 403, 409 UNDO_EXPIRED). */
-export async function requestUndo(item: QueueItem): Promise<void> {
-  if (!item.uploadId || !item.undo) return
-  await requestJson(`/api/uploads/${encodeURIComponent(item.uploadId)}`, { method: 'DELETE', headers: { [UNDO_TOKEN_HEADER]: item.undo.token } })
 }

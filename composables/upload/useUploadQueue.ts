@@ -14,8 +14,8 @@ import * as store from './store'
 import { makeThumbnail } from './thumbnail'
 import { summarize } from './summary'
 import { transferUpload } from './transfer'
-import { postJson } from './transport'
-import { requestUndo, undoLeftMs } from './undo'
+import { deleteSentUpload, postJson } from './transport'
+import { undoLeftMs } from './undo'
 
 export interface RefusedFile { name: string, reason: string }
 
@@ -250,9 +250,9 @@ function createQueue() {
    */
   async function removeSent(key: string) {
     const item = find(key)
-    if (!item || undoLeftMs(item) === 0) return
+    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return
     try {
-      await requestUndo(item)
+      await deleteSentUpload(item.uploadId, item.undo.token)
     }
     catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) {
