@@ -258,7 +258,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('seven photos: a summary stays in view while they go, counts files and bytes, and ends at "Tudo enviado" 7/7/100', async () => {
-    const photos = await Promise.all(Array.from({ length: 7 }, (_, i) => noisyJpeg(dir, `FESTA_${i + 1}.jpg`, 3 * MiB)))
+    // Seven different photos: noisyJpeg draws the same noise each time, and the same bytes go once.
+    const photos = (await Promise.all(Array.from({ length: 7 }, (_, i) => noisyJpeg(dir, `FESTA_${i + 1}.jpg`, 3 * MiB)))).map(distinctCopy)
     const totalBytes = photos.reduce((sum, path) => sum + statSync(path).size, 0)
     const page = await openPage()
     // Slow enough that the batch takes seconds: the summary is seen in the middle.
