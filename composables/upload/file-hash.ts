@@ -1,5 +1,3 @@
-import { sha256OfChunks } from './sha256-chunks'
-
 /**
  * The SHA-256 (hex) of the exact bytes a file will be sent as: the server recognises bytes it
  * already has by it ("Já enviada"), and so does the queue, for a file picked twice.
@@ -69,5 +67,7 @@ export async function hashBlob(blob: Blob): Promise<string> {
     const hash = await inWorker(blob)
     if (hash) return hash
   }
+  // Loaded only here: the incremental SHA-256 stays out of the page's first scripts.
+  const { sha256OfChunks } = await import('./sha256-chunks')
   return sha256OfChunks(blob, yieldToPage)
 }

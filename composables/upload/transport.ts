@@ -1,5 +1,5 @@
 import { ApiError, apiErrorOf } from '~/utils/api-error'
-import { UNDO_TOKEN_HEADER } from '#shared/schemas/upload'
+import { UNDO_TOKEN_HEADER } from '#shared/undo'
 import { abortError } from './abort'
 
 /**

@@ -6,9 +6,6 @@ import { guestText } from '#shared/schemas/common'
 /** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
 export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
 
-/** The header a guest's undo carries its capability token in (DELETE /api/uploads/:id). */
-export const UNDO_TOKEN_HEADER = 'x-undo-token'
-
 export const initUploadSchema = z.strictObject({
   fileName: guestText(FILE_NAME_MAX_LENGTH, 1),
   // The type itself is checked by the handler so that an unaccepted one gets 415, not 400.

@@ -4,7 +4,7 @@ import { pickedTwiceCheck } from '../../composables/upload/duplicates'
 import type { QueueItem } from '../../composables/upload/item'
 import { sha256OfChunks, HASH_CHUNK_BYTES } from '../../composables/upload/sha256-chunks'
 import { undoLeftMs } from '../../composables/upload/undo'
-import { photoSrcset } from '../../utils/responsive-image'
+import { photoSrcset, tileSrcset } from '../../utils/responsive-image'
 
 const item = (key: string, fields: Partial<QueueItem> = {}) => ({ key, hash: null, done: false, duplicate: false, undo: null, ...fields }) as QueueItem
 
@@ -59,5 +59,10 @@ describe('photoSrcset', () => {
     expect(photoSrcset({ thumbUrl: '/t.webp', thumb2xUrl: null, url: '/d.jpg' })).toBe('/t.webp 480w, /d.jpg 2048w')
     expect(photoSrcset({ thumbUrl: '/d.jpg', url: '/d.jpg' })).toBeUndefined()
     expect(photoSrcset({ thumbUrl: null, url: '/d.jpg' })).toBeUndefined()
+  })
+
+  it('offers a tile the display image only above the 960 px variant', () => {
+    expect(tileSrcset({ thumbUrl: '/t.webp', thumb2xUrl: '/t2.webp', url: '/d.jpg' })).toBe('/t.webp 480w, /t2.webp 960w, /d.jpg 2048w')
+    expect(tileSrcset({ thumbUrl: '/t.webp', thumb2xUrl: null, url: '/d.jpg' })).toBeUndefined()
   })
 })

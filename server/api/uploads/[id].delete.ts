@@ -1,5 +1,6 @@
 import { idParamsSchema } from '#shared/schemas/common'
-import { emptyBodySchema, UNDO_TOKEN_HEADER } from '#shared/schemas/upload'
+import { emptyBodySchema } from '#shared/schemas/upload'
+import { UNDO_TOKEN_HEADER } from '#shared/undo'
 
 /** A guest's undo: the device that sent the upload removes it, within the window, with its token. */
 export default defineEventHandler(async (event) => {
