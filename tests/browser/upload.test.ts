@@ -147,6 +147,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
       expect(row).toMatchObject({ status: 'approved', kind, content_type: type, author: 'Tia Maria', message: 'Felicidades aos noivos!', size: statSync(path).size })
       expect(row.confirmed_at).not.toBeNull()
       expect(sha256(join(server.mediaDir, row.storage_key))).toBe(sha256(path))
+      // The phone declared the SHA-256 of what it sent (the 60 MiB video's in a worker, in chunks).
+      expect(row.content_hash).toBe(sha256(path))
       // Confirming again answers the recorded state: the contract's own way to ask.
       const again = await api(server.url, `/api/uploads/${row.id}/confirm`, { method: 'POST' })
       expect(again.body).toEqual({ id: row.id, status: 'approved' })
