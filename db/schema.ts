@@ -52,6 +52,17 @@ export const uploads = sqliteTable('uploads', {
    */
   claim: text('claim', { enum: ['confirm', 'abort'] }),
   claimedUntil: integer('claimed_until', { mode: 'timestamp_ms' }),
+  /**
+   * SHA-256 (hex) of the bytes the guest's phone sent, as init declared it (confirm checks it where
+   * storage can prove it cheaply: docs/api.md). A confirmed upload with the same hash makes a later
+   * init answer "already sent" instead of storing the bytes twice (server/utils/uploads/duplicates.ts).
+   */
+  contentHash: text('content_hash'),
+  /**
+   * SHA-256 of the undo token init gave the sending device (never the token itself: a database
+   * copy must not let anyone delete uploads). Null for uploads from before undo existed.
+   */
+  undoTokenHash: text('undo_token_hash'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
@@ -69,6 +80,8 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_admin_newest_idx').on(table.createdAt, table.id, table.searchText).where(sql`confirmed_at IS NOT NULL`),
   // Sweeper: unconfirmed rows by age.
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
+  // Duplicates: the confirmed upload holding a hash (one event per database).
+  index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
 ])

@@ -19,6 +19,9 @@ export const ErrorCode = {
   DURATION_REQUIRED: 'DURATION_REQUIRED',
   CONTENT_MISMATCH: 'CONTENT_MISMATCH',
   RATE_LIMITED: 'RATE_LIMITED',
+  // A guest's undo (DELETE /api/uploads/:id, docs/api.md): a token that is not this upload's, or a window that is over.
+  UNDO_TOKEN_INVALID: 'UNDO_TOKEN_INVALID',
+  UNDO_EXPIRED: 'UNDO_EXPIRED',
   STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
   // The local driver's /media routes, which stand in for S3's presigned URLs (docs/api.md).

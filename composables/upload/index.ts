@@ -7,10 +7,13 @@
  * - failures.ts: the words for a failure, and the client-side codes
  * - item.ts, store.ts: a queued file, and what the browser keeps of it across reloads
  * - summary.ts: the whole batch at a glance (files and bytes done, paused, finished)
+ * - duplicates.ts, file-hash.ts (+ its worker, sha256-chunks.ts): bytes already sent are not sent again
+ * - undo.ts: "Remover", this device taking an upload back while its window lasts
  * - media-checks.ts, thumbnail.ts, video-poster.ts, detached-video.ts: what is read from a picked file
  */
 export { useUploadQueue } from './useUploadQueue'
 export type { RefusedFile, UploadQueue } from './useUploadQueue'
 export { itemPercent, itemState } from './item'
+export { undoLeftMs } from './undo'
 export type { ItemPhase, ItemState, QueueItem } from './item'
 export type { SummaryState, UploadSummary } from './summary'

@@ -2,9 +2,9 @@ import { partLayout, partSize } from '#shared/limits'
 import type { UploadRecord } from './store'
 
 /** The row states the page shows (and tests read from `data-state`). */
-export type ItemState = 'queued' | 'uploading' | 'paused' | 'done' | 'error'
+export type ItemState = 'queued' | 'uploading' | 'paused' | 'done' | 'duplicate' | 'error'
 /** Finer steps, for the words under each row. */
-export type ItemPhase = 'waiting' | 'queued' | 'sending' | 'paused' | 'retrying' | 'finishing' | 'done' | 'error'
+export type ItemPhase = 'waiting' | 'queued' | 'sending' | 'paused' | 'retrying' | 'finishing' | 'done' | 'duplicate' | 'error'
 
 /** One file of the queue: what is remembered across reloads, plus what only this page needs. */
 export interface QueueItem extends UploadRecord {
@@ -27,6 +27,8 @@ export function itemState(item: Pick<QueueItem, 'phase'>, online = true): ItemSt
       return 'queued'
     case 'done':
       return 'done'
+    case 'duplicate':
+      return 'duplicate'
     case 'error':
       return 'error'
     case 'paused':
@@ -41,7 +43,7 @@ export function itemState(item: Pick<QueueItem, 'phase'>, online = true): ItemSt
  * body the phone's buffers swallowed whole) stop at 99, because a full bar reads as "done".
  */
 export function itemPercent(item: Pick<QueueItem, 'sentBytes' | 'size' | 'phase'>): number {
-  if (item.phase === 'done') return 100
+  if (item.phase === 'done' || item.phase === 'duplicate') return 100
   if (!item.size) return 0
   return Math.min(99, Math.floor((item.sentBytes / item.size) * 100))
 }
@@ -71,5 +73,6 @@ export function toRecord(item: QueueItem): UploadRecord {
     durationSec: item.durationSec, author: item.author, message: item.message, addedAt: item.addedAt,
     submitted: item.submitted, uploadId: item.uploadId, uploadType: item.uploadType, partsDone: [...item.partsDone],
     done: item.done, status: item.status, error: item.error, errorFinal: item.errorFinal,
+    hash: item.hash ?? null, duplicate: item.duplicate ?? false, undo: item.undo ? { ...item.undo } : null,
   }
 }

@@ -1,6 +1,7 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
 import type { UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
+import type { UndoGrant } from './undo'
 
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
 export interface UploadRecord {
@@ -28,6 +29,12 @@ export interface UploadRecord {
   error: string | null
   /** The file itself is refused (too large, too long…): trying again cannot help. */
   errorFinal: boolean
+  /** SHA-256 (hex) of the bytes sent, once computed; absent in records from before it existed. */
+  hash?: string | null
+  /** The same bytes were already sent (here or by anyone at the event): nothing was stored again. */
+  duplicate?: boolean
+  /** This device's right to remove the upload for a while after its confirm. */
+  undo?: UndoGrant | null
 }
 
 /**

@@ -1,13 +1,15 @@
 import { ErrorCode } from '#shared/errors'
 import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
-import type { ConfirmUploadResponse, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
+import type { ConfirmUploadResponse, InitAnswer, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
 import { withoutVideoLocation } from '#shared/media/video-location-blob'
 import { ApiError } from '~/utils/api-error'
 import { abortError, isAbort } from './abort'
 import { backoffDelay, isOffline, sleep, waitForOnline } from './backoff'
+import { fingerprint, markDuplicate } from './duplicates'
 import { ClientCode } from './failures'
 import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
 import { postJson, putBlob } from './transport'
+import { grantUndo, openUndoWindow } from './undo'
 import { captureVideoPoster, sendVideoPoster } from './video-poster'
 
 /**
@@ -68,7 +70,8 @@ async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: It
   }
 }
 
-async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination> {
+/** Null when the server already has these bytes (the item is then marked a duplicate). */
+async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination | null> {
   const body = {
     fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
     contentType: item.contentType,
@@ -76,8 +79,15 @@ async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Pro
     ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),
     author: item.author,
     message: item.message,
+    ...(item.hash ? { hash: item.hash } : {}),
   }
-  const response = await retrying(item, signal, 'sending', () => postJson<InitUploadResponse>('/api/uploads/init', body, signal))
+  const response = await retrying(item, signal, 'sending', () => postJson<InitAnswer>('/api/uploads/init', body, signal))
+  if ('duplicate' in response) {
+    markDuplicate(item, response.id)
+    await persist(item)
+    return null
+  }
+  grantUndo(item, response)
   item.uploadId = response.id
   item.uploadType = response.upload.type
   item.partsDone = []
@@ -226,16 +236,22 @@ async function bytesToSend(item: QueueItem, file: Blob): Promise<Blob> {
   return cleaned?.ok ? cleaned.blob : file
 }
 
-/** init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. */
-export async function transferUpload(item: QueueItem, signal: AbortSignal, persist: Persist) {
+/**
+ * init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. Bytes the
+ * server or this queue (`pickedTwice`) already has are not sent: the item comes back a duplicate.
+ */
+export async function transferUpload(item: QueueItem, signal: AbortSignal, persist: Persist, pickedTwice: (item: QueueItem) => boolean = () => false) {
   if (!item.file) throw new ApiError(410, ClientCode.FILE_GONE)
   const file = await bytesToSend(item, item.file)
+  await fingerprint(item, file, persist)
+  if (!item.uploadId && pickedTwice(item)) return markDuplicate(item, null)
   // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
   // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
   const poster = item.kind === 'video' ? captureVideoPoster(file) : null
   let posterSentFor: string | null = null
   let target = await destination(item, signal, persist)
   for (let repairs = 0; ; repairs++) {
+    if (item.duplicate) return
     if (target) {
       item.phase = 'sending'
       const book = urlBook(item, target, signal)
@@ -252,6 +268,7 @@ export async function transferUpload(item: QueueItem, signal: AbortSignal, persi
       const result = await retrying(item, signal, 'finishing', () =>
         postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))
       item.status = result.status
+      openUndoWindow(item)
       return
     }
     catch (error) {

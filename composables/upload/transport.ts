@@ -1,4 +1,5 @@
 import { ApiError, apiErrorOf } from '~/utils/api-error'
+import { UNDO_TOKEN_HEADER } from '#shared/undo'
 import { abortError } from './abort'
 
 /**
@@ -10,7 +11,19 @@ import { abortError } from './abort'
 const JSON_TIMEOUT_MS = 30_000
 
 /** POST a JSON body to the upload API; throws an ApiError (with the contract code, or status null). */
-export async function postJson<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+export function postJson<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
+  return requestJson<T>(path, { body, signal })
+}
+
+interface JsonRequest {
+  method?: 'POST' | 'DELETE'
+  body?: unknown
+  headers?: Record<string, string>
+  signal?: AbortSignal
+}
+
+/** A JSON call to the upload API (POST unless told); throws an ApiError (with the contract code, or status null). */
+export async function requestJson<T>(path: string, { method = 'POST', body = {}, headers = {}, signal }: JsonRequest = {}): Promise<T> {
   // One controller for both the caller's cancel and the timeout (AbortSignal.any is too new for
   // the iPhones guests still carry).
   const controller = new AbortController()
@@ -21,8 +34,8 @@ export async function postJson<T>(path: string, body: unknown = {}, signal?: Abo
   let text: string
   try {
     response = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
       signal: controller.signal,
       credentials: 'same-origin',
@@ -45,6 +58,11 @@ export async function postJson<T>(path: string, body: unknown = {}, signal?: Abo
     // Not JSON: a proxy's page.
     return null as T
   }
+}
+
+/** A guest's undo of an upload this device sent; throws the server's refusal (404, 403, 409 UNDO_EXPIRED). */
+export async function deleteSentUpload(uploadId: string, undoToken: string): Promise<void> {
+  await requestJson(`/api/uploads/${encodeURIComponent(uploadId)}`, { method: 'DELETE', headers: { [UNDO_TOKEN_HEADER]: undoToken } })
 }
 
 /** No progress for this long means the connection died without saying so (common on phones). */

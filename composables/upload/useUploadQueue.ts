@@ -6,6 +6,7 @@ import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
 import { isAbort } from './abort'
 import { isOffline, wakeSleepers } from './backoff'
+import { pickedTwiceCheck } from './duplicates'
 import { describeFailure } from './failures'
 import { bytesOfDoneParts, forgetUpload, toRecord, type QueueItem } from './item'
 import { checkMediaFile } from './media-checks'
@@ -13,7 +14,8 @@ import * as store from './store'
 import { makeThumbnail } from './thumbnail'
 import { summarize } from './summary'
 import { transferUpload } from './transfer'
-import { postJson } from './transport'
+import { deleteSentUpload, postJson } from './transport'
+import { undoLeftMs } from './undo'
 
 export interface RefusedFile { name: string, reason: string }
 
@@ -53,6 +55,7 @@ function createQueue() {
   const running = new Set<string>()
   const removed = new Set<string>()
   let started = false
+  const pickedTwice = pickedTwiceCheck(() => items.value, running)
 
   async function persist(item: QueueItem) {
     if (removed.has(item.key)) return
@@ -79,9 +82,9 @@ function createQueue() {
     item.phase = 'sending'
     item.error = null
     try {
-      await transferUpload(item, controller.signal, persist)
+      await transferUpload(item, controller.signal, persist, pickedTwice)
       item.done = true
-      item.phase = 'done'
+      item.phase = item.duplicate ? 'duplicate' : 'done'
       item.sentBytes = item.size
       item.file = null
       await persist(item)
@@ -137,7 +140,7 @@ function createQueue() {
       const file = record.done ? null : await store.loadFile(record.key)
       const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
       if (record.done) {
-        item.phase = 'done'
+        item.phase = record.duplicate ? 'duplicate' : 'done'
         item.sentBytes = record.size
       }
       else if (!file) {
@@ -198,6 +201,7 @@ function createQueue() {
         key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
         durationSec: check.durationSec, author: '', message: '', addedAt: Date.now(), submitted: false,
         uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
+        hash: null, duplicate: false, undo: null,
         // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
         file: markRaw(file), phase: 'waiting', sentBytes: 0, thumbUrl: null,
       }) as QueueItem
@@ -240,6 +244,30 @@ function createQueue() {
     pump()
   }
 
+  /**
+   * "Remover": takes back an upload this device sent, while its window lasts. The row goes once
+   * the server removed it (or had already); a refusal (window over) leaves the row, without the button.
+   */
+  async function removeSent(key: string) {
+    const item = find(key)
+    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return
+    try {
+      await deleteSentUpload(item.uploadId, item.undo.token)
+    }
+    catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) {
+        if (error instanceof ApiError && error.status !== null) item.undo = null
+        item.error = error instanceof ApiError && error.code === ErrorCode.UNDO_EXPIRED ? t.item.undoExpired : t.item.undoFailed
+        await persist(item)
+        return
+      }
+    }
+    removed.add(key)
+    items.value = items.value.filter(other => other.key !== key)
+    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+    await store.remove(key)
+  }
+
   function retry(key: string) {
     const item = find(key)
     if (!item || item.phase !== 'error' || !item.file) return
@@ -270,7 +298,7 @@ function createQueue() {
 
   return {
     items, online, storageOk, resumedCount, restored, waitingCount, busy, allDone, doneCount, awaitingApproval, summary,
-    start, addFiles, submit, cancel, retry, clearFinished,
+    start, addFiles, submit, cancel, retry, clearFinished, removeSent,
   }
 }
 

@@ -33,6 +33,8 @@ const configSchema = z.object({
   UPLOAD_STALE_AFTER_SECONDS: z.coerce.number().int().min(1).default(24 * 3600),
   /** How often the Node server runs the sweeper (0: never; serverless presets use the cron task). */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(10 * 60),
+  /** How long after its confirm the device that sent an upload may remove it (its undo token); 0: never. */
+  UNDO_WINDOW_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(15 * 60),
   /** Upload inits (and, separately, confirms) one client may make per minute, in a burst or spread. */
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Redis for rate-limit counters shared by several instances (memory otherwise). */

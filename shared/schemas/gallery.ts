@@ -14,6 +14,8 @@ export interface GalleryItem {
   message: string
   url: string
   thumbUrl: string | null
+  /** A 960 px thumbnail for dense screens (issue 15); null until made. */
+  thumb2xUrl: string | null
   width: number | null
   height: number | null
   durationSec: number | null

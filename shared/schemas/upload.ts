@@ -3,6 +3,9 @@ import type { MediaKind, UploadStatus } from '#shared/enums'
 import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
 
+/** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
+export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
+
 export const initUploadSchema = z.strictObject({
   fileName: guestText(FILE_NAME_MAX_LENGTH, 1),
   // The type itself is checked by the handler so that an unaccepted one gets 415, not 400.
@@ -12,6 +15,8 @@ export const initUploadSchema = z.strictObject({
   author: guestText(AUTHOR_MAX_LENGTH).default(''),
   message: guestText(MESSAGE_MAX_LENGTH).default(''),
   challengeToken: z.string().max(4096).optional(),
+  /** SHA-256 of the exact bytes the phone sends, hex: the same bytes already sent answer "duplicate" (docs/api.md). */
+  hash: contentHashSchema.optional(),
 })
 
 export type InitUploadBody = z.infer<typeof initUploadSchema>
@@ -39,7 +44,26 @@ export interface InitUploadResponse {
   kind: MediaKind
   expiresAt: string
   upload: UploadTarget
+  /**
+   * Lets this device remove the upload for `undoWindowSec` after its confirm. Given once, here:
+   * the server keeps only its hash.
+   */
+  undoToken: string
+  undoWindowSec: number
 }
+
+/**
+ * Init's answer (200) when the same bytes were already confirmed for this event: the earlier
+ * upload, nothing new stored. Never its undo token (holding the same bytes must not let anyone
+ * remove another guest's photo), nor its moderation status.
+ */
+export interface DuplicateUploadResponse {
+  id: string
+  kind: MediaKind
+  duplicate: true
+}
+
+export type InitAnswer = InitUploadResponse | DuplicateUploadResponse
 
 /** The answer to POST /api/uploads/:id/poster: where to PUT the JPEG, before the video's confirm. */
 export interface PosterUploadResponse {

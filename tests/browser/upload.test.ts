@@ -12,7 +12,7 @@ import { desktopContext, launchBrowser, phoneContext, screenshot, until } from '
 import { expectAccessible } from './support/axe'
 import { uploadRows } from './support/db'
 import { locationTags, makeLocationVideos, packetHashes } from '../support/location-videos'
-import { copyClip, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
+import { copyClip, distinctCopy, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { startProxy, type TestProxy } from './support/proxy'
 
 // 60 MiB and a bit: six full 10 MiB parts and a small seventh.
@@ -29,6 +29,10 @@ describe('guest upload page /enviar (phone, real server)', () => {
   let photo1: string
   let photo2: string
   let video: string
+  // The same files, for tests that copy them (distinctCopy) without shadowing confusion.
+  const sharedVideo = () => video
+  const sharedPhoto1 = () => photo1
+  const sharedPhoto2 = () => photo2
   let context: BrowserContext | undefined
 
   const setEvent = async (patch: Record<string, unknown>) => {
@@ -143,6 +147,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
       expect(row).toMatchObject({ status: 'approved', kind, content_type: type, author: 'Tia Maria', message: 'Felicidades aos noivos!', size: statSync(path).size })
       expect(row.confirmed_at).not.toBeNull()
       expect(sha256(join(server.mediaDir, row.storage_key))).toBe(sha256(path))
+      // The phone declared the SHA-256 of what it sent (the 60 MiB video's in a worker, in chunks).
+      expect(row.content_hash).toBe(sha256(path))
       // Confirming again answers the recorded state: the contract's own way to ask.
       const again = await api(server.url, `/api/uploads/${row.id}/confirm`, { method: 'POST' })
       expect(again.body).toEqual({ id: row.id, status: 'approved' })
@@ -186,6 +192,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('going offline in the middle of the video\'s parts and online again finishes without sending a part twice', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200).length
@@ -252,7 +260,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('seven photos: a summary stays in view while they go, counts files and bytes, and ends at "Tudo enviado" 7/7/100', async () => {
-    const photos = await Promise.all(Array.from({ length: 7 }, (_, i) => noisyJpeg(dir, `FESTA_${i + 1}.jpg`, 3 * MiB)))
+    // Seven different photos: noisyJpeg draws the same noise each time, and the same bytes go once.
+    const photos = (await Promise.all(Array.from({ length: 7 }, (_, i) => noisyJpeg(dir, `FESTA_${i + 1}.jpg`, 3 * MiB)))).map(distinctCopy)
     const totalBytes = photos.reduce((sum, path) => sum + statSync(path).size, 0)
     const page = await openPage()
     // Slow enough that the batch takes seconds: the summary is seen in the middle.
@@ -308,6 +317,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200)
@@ -357,6 +368,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('a failed part is retried on its own, with growing pauses, and the file still arrives whole', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     // Part 2: the connection drops once. Part 5: the storage answers 503 twice.
@@ -384,6 +397,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('cancelling a file in flight aborts it on the server and removes the row', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const video = distinctCopy(sharedVideo())
     const page = await openPage()
     const before = proxy.seen.length
     proxy.setThrottle(4 * MiB)
@@ -543,6 +558,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('desktop: home with its cover, and /enviar during and after an upload', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const [photo1, video] = [distinctCopy(sharedPhoto1()), distinctCopy(sharedVideo())]
     context = await desktopContext(browser, proxy.url)
     const page = await context.newPage()
     await page.goto('/')
@@ -566,6 +583,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   it('under pre-moderation says that photos appear after approval', async () => {
+    // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
+    const photo2 = distinctCopy(sharedPhoto2())
     await setEvent({ moderation: 'pre' })
     try {
       const page = await openPage()

@@ -1,6 +1,6 @@
-import { copyFileSync, mkdtempSync, openSync, closeSync, writeSync, readFileSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import sharp from 'sharp'
 
 /** A real 2-second H.264 MP4 (320×240) that Chromium decodes and reads the duration of. */
@@ -74,8 +74,49 @@ export function paddedClip(dir: string, name: string, size: number): string {
   return path
 }
 
+/**
+ * The real clip, with its name in a `free` box at the end (players skip it): each copy has bytes
+ * of its own, as the server stores the same bytes once per event.
+ */
 export function copyClip(dir: string, name: string): string {
   const path = join(dir, name)
-  copyFileSync(CLIP, path)
+  const note = Buffer.from(name, 'utf8')
+  const box = Buffer.alloc(8)
+  box.writeUInt32BE(8 + note.length, 0)
+  box.write('free', 4, 'latin1')
+  writeFileSync(path, Buffer.concat([readFileSync(CLIP), box, note]))
   return path
+}
+
+let copies = 0
+
+/**
+ * A copy of a JPEG, or of a `paddedClip`, whose bytes differ from every other copy (same size for
+ * the clip; a JPEG gains a comment segment). The server stores the same bytes once per event
+ * (docs/api.md, duplicates), so a test that needs a new upload of a file an earlier test sent
+ * sends one of these (same name, in a folder of its own).
+ */
+export function distinctCopy(path: string): string {
+  const bytes = readFileSync(path)
+  const marker = Buffer.from(`copy ${++copies}`, 'latin1')
+  let copy: Buffer
+  if (bytes[0] === 0xFF && bytes[1] === 0xD8) {
+    const segment = Buffer.alloc(4)
+    segment.writeUInt16BE(0xFFFE, 0)
+    segment.writeUInt16BE(marker.length + 2, 2)
+    copy = Buffer.concat([bytes.subarray(0, 2), segment, marker, bytes.subarray(2)])
+  }
+  else {
+    // Inside the `free` box paddedClip wrote after the real clip: players skip it.
+    const paddingStart = readFileSync(CLIP).length + 8
+    if (bytes.length < paddingStart + marker.length || bytes.toString('latin1', paddingStart - 4, paddingStart) !== 'free') throw new Error(`${path} is not a paddedClip`)
+    copy = Buffer.from(bytes)
+    marker.copy(copy, paddingStart)
+  }
+  // Same name, in a folder of its own: rows and records keep the file name the test expects.
+  const folder = join(dirname(path), `copy-${copies}`)
+  mkdirSync(folder)
+  const target = join(folder, basename(path))
+  writeFileSync(target, copy)
+  return target
 }

@@ -8,6 +8,8 @@ export interface InitBody {
   durationSec?: number
   author?: string
   message?: string
+  /** SHA-256 of the bytes, hex (the duplicate check). */
+  hash?: string
 }
 
 /** The storage key a presigned URL writes to (local: /media/<key>; S3 path style: /<bucket>/<key>): `staging/…` for a single PUT. */

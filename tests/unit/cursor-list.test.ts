@@ -5,7 +5,7 @@ import type { GalleryItem } from '../../shared/schemas/gallery'
 
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 12, 20, minute)).toISOString()
 const item = (id: string, minute: number, url = `/m/${id}`): GalleryItem => ({
-  id, kind: 'photo', author: '', message: '', url, thumbUrl: null, width: null, height: null, durationSec: null, createdAt: at(minute),
+  id, kind: 'photo', author: '', message: '', url, thumbUrl: null, thumb2xUrl: null, width: null, height: null, durationSec: null, createdAt: at(minute),
 })
 
 function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): AdminUpload {

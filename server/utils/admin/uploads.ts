@@ -143,9 +143,11 @@ async function removeObjects(ids: string[], keys: string[]) {
   await deleteQueuedObjects(keys)
 }
 
-export async function deleteUpload(id: string): Promise<{ id: string, deleted: true }> {
+/** `authorize` may refuse the upload found, inside the transaction (a guest's undo: uploads/undo.ts). */
+export async function deleteUpload(id: string, authorize?: (row: UploadRow) => void): Promise<{ id: string, deleted: true }> {
   const keys = await useDb().transaction(async (tx) => {
     const row = await findConfirmedUpload(id, tx)
+    authorize?.(row)
     return deleteRecords(tx, [row], new Date())
   })
   await removeObjects([id], keys)

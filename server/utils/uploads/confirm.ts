@@ -89,6 +89,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
   if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
+  await assertDeclaredHash(row)
   if (row.kind === 'video' && !location) {
     location = await blankServedVideo(row, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)

@@ -64,6 +64,8 @@ export function toGalleryItem(row: GalleryRow): GalleryItem {
     message: row.message,
     url,
     thumbUrl,
+    // Issue 15 makes the 960 px variant; until then there is none.
+    thumb2xUrl: null,
     width: row.width,
     height: row.height,
     durationSec: row.durationSec,

@@ -36,6 +36,7 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
   const id = newId()
   const now = new Date()
   const multipart = body.size > SINGLE_PUT_MAX_BYTES
+  const undo = newUndoToken()
   const [row] = await useDb().insert(uploads).values({
     id,
     status: 'pending',
@@ -49,6 +50,8 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
     durationSec: kind === 'video' ? body.durationSec ?? null : null,
     storageKey: newOriginalKey(id, kind, body.contentType),
     partCount: multipart ? partLayout(body.size).partCount : null,
+    contentHash: body.hash ?? null,
+    undoTokenHash: undo.tokenHash,
     createdAt: now,
     updatedAt: now,
   }).returning()
@@ -59,7 +62,7 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
       ;[current] = await useDb().update(uploads).set({ multipartUploadId }).where(eq(uploads.id, id)).returning() as [UploadRow]
     }
     const target = await signUploadTarget(current)
-    return { id, status: 'pending', kind, ...target }
+    return { id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
   }
   catch (error) {
     await useDb().delete(uploads).where(eq(uploads.id, id))

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { useTestServer } from '../helpers/test-server'
+import { api } from '../support/http'
+import { photo, tempDir } from '../support/media'
+import { launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { uploadRows } from './support/db'
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+
+/** A phone on /enviar, with every upload API call it makes (path, method, status) recorded. */
+async function guestPhone(browser: Browser, base: string) {
+  const context = await phoneContext(browser, base)
+  const page = await context.newPage()
+  const calls: { path: string, method: string, status: number }[] = []
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.pathname.startsWith('/api/uploads') || url.pathname.startsWith('/media/')) calls.push({ path: url.pathname, method: response.request().method(), status: response.status() })
+  })
+  await page.goto('/enviar')
+  await page.locator('main[data-ready]').waitFor()
+  return { context, page, calls }
+}
+
+const rows = (page: Page) => page.locator('[data-testid=upload-item]')
+const states = (page: Page) => rows(page).evaluateAll(els => els.map(el => el.getAttribute('data-state')))
+
+async function send(page: Page, files: string[], message: string) {
+  for (const file of files) await page.setInputFiles('input[type=file]', file)
+  await until(async () => (await rows(page).count()) === files.length, 15_000, 'rows')
+  await page.fill('[name=message]', message)
+  await page.click('[data-testid=send]')
+  await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+}
+
+describe('/enviar: bytes already sent, and "Remover" within the window (phone, real server)', () => {
+  const server = useTestServer({ env: { UNDO_WINDOW_SECONDS: '600' } })
+  let browser: Browser
+  let dir: string
+  const contexts: BrowserContext[] = []
+
+  beforeAll(async () => {
+    dir = tempDir()
+    browser = await launchBrowser()
+  })
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function phone() {
+    const opened = await guestPhone(browser, server.url)
+    contexts.push(opened.context)
+    return opened
+  }
+
+  it('the same photo picked twice goes once: one init, one record, the other row "Já enviada"', async () => {
+    const file = await photo(dir, 'IMG_DUAS_VEZES.jpg', 'Duas', 30)
+    const { page, calls } = await phone()
+    await send(page, [file, file], 'Escolhida duas vezes')
+    expect([...await states(page)].sort()).toEqual(['done', 'duplicate'])
+    const duplicate = page.locator('[data-testid=upload-item][data-state=duplicate]')
+    expect((await duplicate.locator('.upload-item__status').textContent())!.trim()).toBe('Já enviada')
+    expect(await duplicate.locator('[data-testid=upload-remove]').count()).toBe(0)
+    expect(calls.filter(call => call.path === '/api/uploads/init')).toHaveLength(1)
+    const stored = (await uploadRows(server.dbPath)).filter(row => row.message === 'Escolhida duas vezes')
+    expect(stored).toHaveLength(1)
+    expect(sha256(`${server.mediaDir}/${stored[0]!.storage_key}`)).toBe(sha256(file))
+    await screenshot(page, 'enviar-phone-duplicate')
+  })
+
+  it('a second phone sending the same bytes is told they are there: init answers the earlier upload, nothing is stored, no "Remover"', async () => {
+    const file = await photo(dir, 'IMG_OUTRO_CELULAR.jpg', 'Outro', 120)
+    const first = await phone()
+    await send(first.page, [file], 'Primeiro celular')
+    const [original] = (await uploadRows(server.dbPath)).filter(row => row.message === 'Primeiro celular')
+    expect(original).toBeDefined()
+
+    const second = await phone()
+    await send(second.page, [file], 'Segundo celular')
+    expect(await states(second.page)).toEqual(['duplicate'])
+    expect((await rows(second.page).locator('.upload-item__status').textContent())!.trim()).toBe('Já enviada')
+    expect(await second.page.locator('[data-testid=upload-remove]').count()).toBe(0)
+    // One init, answered 200 (the earlier upload), and no bytes sent, no confirm.
+    expect(second.calls.map(call => [call.method, call.path, call.status])).toEqual([['POST', '/api/uploads/init', 200]])
+    expect((await uploadRows(server.dbPath)).filter(row => row.message === 'Segundo celular')).toEqual([])
+    // The first phone still may take its own photo back; the second never could.
+    expect(await first.page.locator('[data-testid=upload-remove]').count()).toBe(1)
+    await screenshot(second.page, 'enviar-phone-duplicate-other-phone')
+  })
+
+  it('"Remover" on a sent photo removes it with one tap: the row goes, the record and the gallery item too', async () => {
+    const file = await photo(dir, 'IMG_ENGANO.jpg', 'Engano', 260)
+    const keep = await photo(dir, 'IMG_FICA.jpg', 'Fica', 300)
+    const { page } = await phone()
+    await send(page, [file, keep], 'Mandei errado')
+    const sent = (await uploadRows(server.dbPath)).filter(row => row.message === 'Mandei errado')
+    expect(sent).toHaveLength(2)
+    const wrong = sent.find(row => row.file_name === 'IMG_ENGANO.jpg')!
+    const row = page.locator('[data-testid=upload-item][data-name="IMG_ENGANO.jpg"]')
+    const remove = row.locator('[data-testid=upload-remove]')
+    expect((await remove.textContent())!.trim()).toBe('Remover')
+    await screenshot(page, 'enviar-phone-remove')
+    await remove.click()
+    await until(async () => (await row.count()) === 0, 10_000, 'row removed')
+    expect((await uploadRows(server.dbPath)).filter(r => r.message === 'Mandei errado').map(r => r.file_name)).toEqual(['IMG_FICA.jpg'])
+    const gallery = (await api(server.url, '/api/gallery?limit=100')).body.items as { id: string }[]
+    expect(gallery.map(item => item.id)).not.toContain(wrong.id)
+    // The other photo is still there, with its own button, and stays gone after a reload.
+    expect(await states(page)).toEqual(['done'])
+    await page.reload()
+    await page.locator('main[data-ready]').waitFor()
+    await until(async () => (await rows(page).count()) === 1, 10_000, 'restored rows')
+    expect(await page.locator('[data-testid=upload-item][data-name="IMG_FICA.jpg"] [data-testid=upload-remove]').count()).toBe(1)
+  })
+})
+
+describe('/enviar: "Remover" after the window (phone, real server)', () => {
+  const WINDOW_SEC = 4
+  const server = useTestServer({ env: { UNDO_WINDOW_SECONDS: String(WINDOW_SEC) } })
+  let browser: Browser
+  let dir: string
+  let context: BrowserContext | undefined
+
+  beforeAll(async () => {
+    dir = tempDir()
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await context?.close()
+    await browser?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('the button goes by itself when the window closes, and the photo stays', async () => {
+    const file = await photo(dir, 'IMG_TARDE.jpg', 'Tarde', 200)
+    const opened = await guestPhone(browser, server.url)
+    context = opened.context
+    const { page } = opened
+    await send(page, [file], 'Tarde demais')
+    const sentAt = Date.now()
+    const remove = page.locator('[data-testid=upload-remove]')
+    expect(await remove.count()).toBe(1)
+    await until(async () => (await remove.count()) === 0, (WINDOW_SEC + 3) * 1000, 'button gone')
+    expect(Date.now() - sentAt).toBeGreaterThan((WINDOW_SEC - 1) * 1000)
+    expect(await states(page)).toEqual(['done'])
+    const [row] = (await uploadRows(server.dbPath)).filter(r => r.message === 'Tarde demais')
+    expect(row).toMatchObject({ status: 'approved', file_name: 'IMG_TARDE.jpg' })
+    // The server refuses it too: the token this phone kept no longer opens anything.
+    const token = await page.evaluate(async () => {
+      const open = indexedDB.open('event-media-upload-queue')
+      const db = await new Promise<IDBDatabase>(resolve => open.onsuccess = () => resolve(open.result))
+      const all = db.transaction('records').objectStore('records').getAll()
+      return new Promise<string>(resolve => all.onsuccess = () => resolve(all.result[0].undo.token))
+    })
+    const late = await api(server.url, `/api/uploads/${row!.id}`, { method: 'DELETE', headers: { 'x-undo-token': token } })
+    expect([late.status, late.body.data.code]).toEqual([409, 'UNDO_EXPIRED'])
+  })
+})
