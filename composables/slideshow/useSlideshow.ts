@@ -1,13 +1,14 @@
 import type { GalleryItem } from '#shared/schemas/gallery'
 import { fetchGalleryPage } from '../useGallery'
 import { createRotation } from './rotation'
+import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300
 const PAGE_LIMIT = 100
 /** New approvals reach the screen within about this long (plus the photo on screen). */
 export const SLIDESHOW_POLL_MS = 10_000
-export const PHOTO_SECONDS = 6
+export const PHOTO_SECONDS = SLIDESHOW_DEFAULTS.photoSeconds
 /** Crossfade length; keep in step with the CSS transition of the slides. */
 export const FADE_MS = 1200
 /** A photo or video that has not started showing by then is skipped. */
@@ -17,6 +18,8 @@ const VIDEO_GRACE_MS = 8000
 const VIDEO_MAX_MS = 10 * 60_000
 /** When everything fails to load (offline and not cached), wait this long before trying again. */
 const ALL_FAILED_PAUSE_MS = 5000
+/** How long the "send your photos" card stays: long enough to take a phone out and point it. */
+export const INVITE_MS = 8000
 
 /** One item on screen, or on its way there (loading under the current one until it is ready). */
 export interface SlideLayer {
@@ -30,7 +33,7 @@ export interface SlideLayer {
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
@@ -38,6 +41,10 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
   const poolSize = ref(0)
   const online = ref(true)
   const loadedOnce = ref(false)
+  /** The "send your photos" card is on screen (over the slide, which waits under it). */
+  const inviting = ref(false)
+  /** Every this many slides the full-screen "send your photos" card shows (0: never). */
+  const inviteEvery = options.inviteEvery ?? SLIDESHOW_DEFAULTS.inviteEvery
 
   const current = computed(() => [...layers.value].reverse().find(layer => layer.ready) ?? null)
   const currentItem = computed(() => current.value?.item ?? null)
@@ -47,7 +54,9 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
   let loadTimer: ReturnType<typeof setTimeout> | undefined
   let cleanupTimer: ReturnType<typeof setTimeout> | undefined
   let pollTimer: ReturnType<typeof setTimeout> | undefined
+  let inviteTimer: ReturnType<typeof setTimeout> | undefined
   let consecutiveFailures = 0
+  let slidesSinceInvite = 0
   let running = false
 
   const pending = () => layers.value.find(layer => !layer.ready) ?? null
@@ -104,11 +113,21 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
     }
   }
 
-  /** Starts loading the next item under the current one. */
+  /** Starts loading the next item under the current one (or shows the card first, when due). */
   function advance() {
-    if (!running) return
+    // The card ends by advancing itself: whatever asks meanwhile (a poll, a removal) waits for it.
+    if (!running || inviting.value) return
     clearTimeout(showTimer)
     clearTimeout(loadTimer)
+    if (inviteEvery > 0 && slidesSinceInvite >= inviteEvery) {
+      slidesSinceInvite = 0
+      inviting.value = true
+      inviteTimer = setTimeout(() => {
+        inviting.value = false
+        advance()
+      }, INVITE_MS)
+      return
+    }
     const showing = current.value
     const item = rotation.next(showing?.item.id ?? null)
     // Drop a slide still loading: the new choice replaces it.
@@ -118,8 +137,9 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
       return
     }
     if (showing && item.id === showing.item.id && item.kind === 'photo') {
-      // A single photo in the pool: it stays, no fade into itself.
+      // A single photo in the pool: it stays, no fade into itself (but it counts towards the card).
       layers.value = withoutPending
+      slidesSinceInvite++
       showTimer = setTimeout(advance, photoMs)
       return
     }
@@ -134,6 +154,7 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
     if (!layer || layer.ready) return
     clearTimeout(loadTimer)
     consecutiveFailures = 0
+    slidesSinceInvite++
     // Only the slide on screen until now stays, to fade out under this one: never more than three alive.
     const index = layers.value.findIndex(candidate => candidate.key === key)
     const leaving = layers.value.slice(0, index).filter(candidate => candidate.ready).slice(-1)
@@ -192,9 +213,9 @@ export function useSlideshow(options: { photoSeconds?: number } = {}) {
   onBeforeUnmount(() => {
     running = false
     window.removeEventListener('online', onOnline)
-    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer]) clearTimeout(timer)
+    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer, inviteTimer]) clearTimeout(timer)
     layers.value = []
   })
 
-  return { layers, current, currentItem, poolSize, online, loadedOnce, ready, ended, failed, held: () => rotation.held }
+  return { layers, current, currentItem, poolSize, online, loadedOnce, inviting, ready, ended, failed, held: () => rotation.held }
 }

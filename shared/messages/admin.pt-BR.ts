@@ -218,6 +218,23 @@ export const adminPtBR = {
     cardInstruction: 'Aponte a câmera',
   },
 
+  slideshow: {
+    title: 'Telão (projetor, TV ou tablet)',
+    intro: 'O telão mostra as fotos aprovadas, uma a uma, com o QR code para os convidados enviarem as suas. Abra este endereço no aparelho do salão; ele não é para os convidados.',
+    photoSeconds: 'Segundos por foto',
+    photoSecondsHint: (standard: number) => `De 2 a 60. Padrão: ${standard}.`,
+    inviteEvery: 'Cartão “Envie suas fotos” a cada',
+    inviteEveryHint: (standard: number) => `Número de fotos entre um cartão e outro; 0 para nunca. Padrão: ${standard}.`,
+    address: 'Endereço do telão',
+    open: 'Abrir o telão',
+    installTitle: 'Como deixar o telão ligado a noite toda',
+    install: [
+      { device: 'Computador no projetor:', how: 'abra o endereço no Chrome ou Chromium e tecle F para tela cheia; ou instale como app (ícone de instalar na barra de endereço) ou inicie com chromium --kiosk seguido do endereço. Desligue a suspensão do computador.' },
+      { device: 'Smart TV:', how: 'abra o navegador da TV, digite o endereço e ative a tela cheia. Desligue o desligamento automático da TV.' },
+      { device: 'Tablet:', how: 'abra o endereço no Chrome (Android: menu ⋮ › Instalar app) ou no Safari (iPad: Compartilhar › Adicionar à Tela de Início) e abra o telão pelo ícone criado: ele ocupa a tela toda. Deixe o tablet na tomada.' },
+    ],
+  },
+
   errors: {
     ...failures,
     /** The words for a failed call: no answer, a known `data.code`, or something else. */

@@ -109,7 +109,6 @@ export const ptBR = {
       `${kind === 'video' ? 'Vídeo' : 'Foto'} ${index}${author ? `, de ${author}` : ''}`,
     photoAlt: (author: string) => (author ? `Foto enviada por ${author}` : 'Foto enviada por um convidado'),
     videoLabel: (author: string) => (author ? `Vídeo enviado por ${author}` : 'Vídeo enviado por um convidado'),
-    slideshow: 'Modo telão',
     videoWithoutFrame: 'Vídeo',
   },
   viewer: {
@@ -125,7 +124,9 @@ export const ptBR = {
   slideshow: {
     label: 'Telão de fotos',
     waiting: 'Aguardando as primeiras fotos…',
-    scan: 'Aponte a câmera e envie suas fotos',
+    scan: 'Envie suas fotos',
+    inviteTitle: 'Envie suas fotos',
+    inviteHow: 'Aponte a câmera do celular para o código',
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Tela cheia',
     offline: 'Sem conexão: repetindo as fotos que já temos.',

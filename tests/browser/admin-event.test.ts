@@ -5,6 +5,7 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { seedPhoto } from '../support/seed'
 import { expectAccessible } from './support/axe'
+import { screenshot } from './support/browser'
 
 describe('admin event configuration (browser)', () => {
   const server = useTestServer({ admin: true })
@@ -188,5 +189,35 @@ describe('admin event configuration (browser)', () => {
     await save()
     await expect.poll(() => page.locator('[data-testid=qr-pdf]').getAttribute('download')).toBe('qr-bia-e-leo.pdf')
     expect(await card.locator('[data-testid=card-names]').textContent()).toContain('Bia e Léo')
+  })
+
+  it('shows the venue screen\'s address, which follows the pace chosen, a button that opens it, and how to set a TV or tablet up', async () => {
+    await openForm()
+    const card = page.locator('[data-testid=slideshow-card]')
+    const address = card.locator('[data-testid=slideshow-address]')
+    const open = card.locator('[data-testid=open-slideshow]')
+    // The defaults: the plain address.
+    await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1`)
+    expect(await open.getAttribute('href')).toBe('/galeria?slideshow=1')
+    expect(await open.getAttribute('target')).toBe('_blank')
+    // The pace and the card's rhythm go into the address; nothing is saved, nothing is sent.
+    await field('slideshowSeconds').locator('input').fill('10')
+    await field('slideshowInvite').locator('input').fill('0')
+    await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1&segundos=10&convite=0`)
+    expect(await open.getAttribute('href')).toBe('/galeria?slideshow=1&segundos=10&convite=0')
+    expect(patches).toEqual([])
+    // The button opens the slideshow in a tab of its own.
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), open.click()])
+    await tab!.locator('[data-testid=slideshow]').waitFor()
+    expect(new URL(tab!.url()).search).toBe('?slideshow=1&segundos=10&convite=0')
+    await tab!.close()
+    // How to keep it on all night: a computer, a TV, a tablet (installed as an app).
+    const steps = await card.locator('.install li').allTextContents()
+    expect(steps).toHaveLength(3)
+    expect(steps.join(' ')).toMatch(/chromium --kiosk/)
+    expect(steps.join(' ')).toMatch(/Smart TV/)
+    expect(steps.join(' ')).toMatch(/Instalar app/)
+    await screenshot(page, 'admin-event-slideshow', true)
+    await expectAccessible(page, 'the event tab with the slideshow card')
   })
 })

@@ -383,7 +383,9 @@ describe('gallery and slideshow (real server, real uploads)', () => {
 
   it('slideshow: keeps looping what it has while the server cannot be reached, and catches up when it returns', async () => {
     const event = await ownEvent(4)
-    const page = await open('desktop', event, '/galeria?slideshow=1&segundos=2')
+    // Without the "send your photos" card (convite=0): its 8 s would hold one id on screen through
+    // the offline window this test watches for changing slides.
+    const page = await open('desktop', event, '/galeria?slideshow=1&segundos=2&convite=0')
     // One full round, so every photo is in the browser's cache.
     const seen = new Set<string>()
     await until(async () => {

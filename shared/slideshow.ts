@@ -1,0 +1,58 @@
+/**
+ * The venue screen's address and its options. They live in the address, not in the event's
+ * settings: each screen (the projector, a TV by the bar) may want its own pace, and the address is
+ * what a kiosk browser is started with, so it survives a power cut without anyone logging in.
+ * /galeria reads them; the admin's Event tab writes them.
+ */
+export const SLIDESHOW_PATH = '/galeria'
+
+/** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite' } as const
+
+export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12 } as const
+export const SLIDESHOW_BOUNDS = {
+  photoSeconds: { min: 2, max: 60 },
+  inviteEvery: { min: 0, max: 200 },
+} as const
+
+export interface SlideshowOptions {
+  photoSeconds?: number
+  inviteEvery?: number
+}
+
+/** A query value as a number, or undefined when absent or not a number. */
+function numberOf(raw: unknown): number | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined
+  const value = Number(raw)
+  return Number.isFinite(value) ? value : undefined
+}
+
+const clamp = (value: number, bounds: { min: number, max: number }) => Math.min(bounds.max, Math.max(bounds.min, value))
+
+/** Whether the query asks for the slideshow (`?slideshow=1`). */
+export function isSlideshowQuery(query: Record<string, unknown>): boolean {
+  return query[SLIDESHOW_QUERY.slideshow] === '1'
+}
+
+/** The options the address carries; what it leaves out (or spells wrong) takes the default. */
+export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
+  const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
+  const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
+  return {
+    // Seconds may be fractional (2.5); zero or less means "not said".
+    ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
+    ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
+  }
+}
+
+/** `/galeria?slideshow=1`, plus only the options that differ from the defaults (a short address to type on a TV). */
+export function slideshowPathOf(options: SlideshowOptions = {}): string {
+  const query = new URLSearchParams({ [SLIDESHOW_QUERY.slideshow]: '1' })
+  const { photoSeconds, inviteEvery } = slideshowOptionsOf({
+    [SLIDESHOW_QUERY.photoSeconds]: options.photoSeconds === undefined ? undefined : String(options.photoSeconds),
+    [SLIDESHOW_QUERY.inviteEvery]: options.inviteEvery === undefined ? undefined : String(options.inviteEvery),
+  })
+  if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
+  if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
+  return `${SLIDESHOW_PATH}?${query}`
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { isSlideshowQuery, SLIDESHOW_DEFAULTS, slideshowOptionsOf, slideshowPathOf } from '../../shared/slideshow'
+
+describe('slideshow address options', () => {
+  it('the plain address carries no options: every default applies', () => {
+    expect(slideshowPathOf()).toBe('/galeria?slideshow=1')
+    expect(slideshowPathOf({ ...SLIDESHOW_DEFAULTS })).toBe('/galeria?slideshow=1')
+    expect(slideshowOptionsOf({ slideshow: '1' })).toEqual({})
+  })
+
+  it('writes only what differs from the defaults, and reads back what it wrote', () => {
+    const path = slideshowPathOf({ photoSeconds: 10, inviteEvery: 20 })
+    expect(path).toBe('/galeria?slideshow=1&segundos=10&convite=20')
+    const query = Object.fromEntries(new URL(path, 'http://x').searchParams)
+    expect(isSlideshowQuery(query)).toBe(true)
+    expect(slideshowOptionsOf(query)).toEqual({ photoSeconds: 10, inviteEvery: 20 })
+    expect(slideshowPathOf({ photoSeconds: 6, inviteEvery: 0 })).toBe('/galeria?slideshow=1&convite=0')
+  })
+
+  it('clamps to the bounds; a card count is whole, seconds may be fractional', () => {
+    expect(slideshowOptionsOf({ segundos: '1', convite: '-3' })).toEqual({ photoSeconds: 2, inviteEvery: 0 })
+    expect(slideshowOptionsOf({ segundos: '600', convite: '9999' })).toEqual({ photoSeconds: 60, inviteEvery: 200 })
+    expect(slideshowOptionsOf({ segundos: '2.5', convite: '3.4' })).toEqual({ photoSeconds: 2.5, inviteEvery: 3 })
+  })
+
+  it('ignores what is not a number, zero seconds, and repeated parameters', () => {
+    expect(slideshowOptionsOf({ segundos: 'abc', convite: '' })).toEqual({})
+    expect(slideshowOptionsOf({ segundos: '0' })).toEqual({})
+    expect(slideshowOptionsOf({ segundos: ['5', '7'], convite: ['1'] })).toEqual({})
+    expect(isSlideshowQuery({ slideshow: 'true' })).toBe(false)
+    expect(isSlideshowQuery({ slideshow: ['1'] })).toBe(false)
+  })
+})
