@@ -8,6 +8,7 @@ import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core/ty
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import { mediaAddresses, removedFromAnswer, withoutItems } from './gallery-removals'
 import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isGalleryMedia, MEDIA_CACHE, SHELL_PATH } from './addresses'
+import { byteBudget } from './media-budget'
 import { offlineShellResponse } from './offline-shell'
 
 /**
@@ -24,10 +25,16 @@ import { offlineShellResponse } from './offline-shell'
 declare let self: ServiceWorkerGlobalScope
 
 /**
- * The slideshow rotates the newest 300 (SLIDESHOW_POOL_MAX): their display images and a
- * thumbnail or poster each, and the gallery's thumbnails; older ones expire first.
+ * The gallery's images kept, by count: the slideshow rotates the newest 300 (SLIDESHOW_POOL_MAX),
+ * their display images and a thumbnail or poster each, and the gallery's thumbnails; the least
+ * recently used go first.
  */
 const MEDIA_MAX_ENTRIES = 700
+/**
+ * And by size: 300 display images of real phone photos (2048 px, 300–600 KB each) and their
+ * thumbnails fit; a screen whose browser gives less room drops the media cache on a quota error.
+ */
+const MEDIA_MAX_BYTES = 250 * 1024 * 1024
 /** A venue network that hangs rather than fails: the cached answer after this long. */
 const NETWORK_TIMEOUT_SECONDS = 6
 
@@ -150,7 +157,7 @@ registerRoute(
   ({ url, request }) => request.destination === 'image' && !fromAdmin(request) && isGalleryMedia(url, self.location.origin),
   new CacheFirst({
     cacheName: MEDIA_CACHE,
-    plugins: [keepOkOrOpaque, new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true })],
+    plugins: [keepOkOrOpaque, new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true }), byteBudget(MEDIA_MAX_BYTES)],
   }),
 )
 

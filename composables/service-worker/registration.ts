@@ -54,9 +54,11 @@ export async function registerServiceWorker(): Promise<void> {
  * Lets the waiting worker take over and reloads the page once it has: the page then runs the
  * new deployment's code. A guest's upload queue is in IndexedDB and resumes after the reload.
  */
+let applying = false
 function applyUpdate() {
   const waiting = registration?.waiting
-  if (!waiting) return
+  if (!waiting || applying) return
+  applying = true
   navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true })
   waiting.postMessage({ type: 'SKIP_WAITING' })
 }
