@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { GalleryPage } from '#shared/schemas/gallery'
+import { loginThroughForm } from '../helpers/admin-browser'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { guestUpload, type GuestUpload } from '../support/guests'
@@ -243,5 +244,33 @@ describe('the venue kiosk works offline', () => {
     expect(drawn).toBeGreaterThan(0)
     await context.setOffline(false)
     expect(problems).toEqual([])
+  }, 90_000)
+
+  it('the admin stays online-only: its pages and answers never enter a cache, and it does not open offline', async () => {
+    context = await desktopContext(browser, server.url)
+    const page = await context.newPage()
+    // The worker installs from a guest page first, as on a phone that scanned the QR code.
+    await page.goto('/')
+    await controlled(page)
+    await page.goto('/admin/login')
+    await loginThroughForm(page)
+    await page.waitForURL(/\/admin$/)
+    // The moderation list (pending first: empty under post-moderation) and its counts have come.
+    await page.locator('[data-testid=admin-uploads]').waitFor({ state: 'attached', timeout: 20_000 })
+    await page.waitForLoadState('networkidle')
+    const kept = await page.evaluate(async () => {
+      const urls: string[] = []
+      for (const name of await caches.keys()) urls.push(...(await (await caches.open(name)).keys()).map(request => request.url))
+      return urls
+    })
+    expect(kept.length).toBeGreaterThan(0)
+    // (The build's files are precached whole, the admin's scripts and styles among them: code, not
+    // the admin's pages or data.) No original either: those are signed, private grants.
+    expect(kept.filter(url => /^\/(?:admin|api\/admin)(?:\/|$)/.test(new URL(url).pathname))).toEqual([])
+    expect(kept.filter(url => new URL(url).pathname.startsWith('/media/orig/'))).toEqual([])
+
+    await context.setOffline(true)
+    await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/)
+    await context.setOffline(false)
   }, 90_000)
 })
