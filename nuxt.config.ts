@@ -3,10 +3,13 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
+/** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
+const APP_SHELL_PATH = '/app-shell'
+
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
-  modules: ['@nuxt/eslint'],
+  modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
   // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
   imports: { dirs: ['composables/*/index.ts'] },
@@ -18,6 +21,8 @@ export default defineNuxtConfig({
         { name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' },
         { name: 'theme-color', content: '#7a3e48' },
       ],
+      // The web app manifest's link is in app.vue (the slideshow links its own).
+      link: [{ rel: 'apple-touch-icon', href: '/icons/icon-192.png' }],
     },
   },
   // The design tokens, one set for every page (guest, venue screen, admin).
@@ -34,6 +39,10 @@ export default defineNuxtConfig({
   routeRules: {
     '/admin': { ssr: false },
     '/admin/**': { ssr: false },
+    // The offline shell the service worker keeps (service-worker/sw.ts): the app with no server
+    // render, so a guest page opened offline renders from its cached API answers and has no
+    // server payload to mismatch.
+    [APP_SHELL_PATH]: { ssr: false },
   },
   // Page styles as <link>s in the server render, not inlined: with inlined styles, hydration
   // still fetched the page's stylesheet before mounting it, one more round trip (562 ms on slow
@@ -65,4 +74,24 @@ export default defineNuxtConfig({
     },
   },
   eslint: { config: { stylistic: true } },
+  // The service worker of the venue screen and the guests' pages (issue 19): Workbox, built
+  // from our own source (injectManifest) since it rewrites the offline shell's CSP nonce and
+  // evicts removed photos; registered by plugins/service-worker.client.ts, not by the module.
+  pwa: {
+    strategies: 'injectManifest',
+    srcDir: 'service-worker',
+    filename: 'sw.ts',
+    injectRegister: false,
+    // Served by server/routes/manifest.webmanifest.get.ts, named after the event.
+    manifest: false,
+    client: { registerPlugin: false },
+    registerWebManifestInRouteRules: true,
+    injectManifest: {
+      // Scripts, styles, fonts and icons of every page; the app manifest of the build (route rules).
+      globPatterns: ['_nuxt/**/*.{js,css,woff,woff2,svg,png}', 'icons/*.png', '_nuxt/builds/meta/*.json'],
+      // Every build gets a new shell: its revision is the build time.
+      additionalManifestEntries: [{ url: APP_SHELL_PATH, revision: String(Date.now()) }],
+      maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+    },
+  },
 })

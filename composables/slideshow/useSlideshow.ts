@@ -5,7 +5,8 @@ import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300
-const PAGE_LIMIT = 100
+/** The page size of its polls (service-worker/addresses.ts keeps the first page for offline). */
+export const PAGE_LIMIT = 100
 /** New approvals reach the screen within about this long (plus the photo on screen). */
 export const SLIDESHOW_POLL_MS = 10_000
 export const PHOTO_SECONDS = SLIDESHOW_DEFAULTS.photoSeconds

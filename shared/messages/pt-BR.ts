@@ -102,6 +102,7 @@ export const ptBR = {
     empty: 'Ainda não há fotos aprovadas. Que tal enviar as primeiras?',
     loadError: 'Não conseguimos carregar a galeria. Verifique a conexão e tente de novo.',
     tryAgain: 'Tentar de novo',
+    offline: 'Sem conexão: estas são as fotos que já tínhamos. As novas aparecem quando a internet voltar.',
     loadMore: 'Carregar mais',
     loading: 'Carregando…',
     newItems: (count: number) => `${count} ${plural(count, 'novidade', 'novidades')}`,

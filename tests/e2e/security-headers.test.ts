@@ -40,6 +40,31 @@ describe('security headers', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     }
   })
+
+  it('the API\'s sandbox policy reaches neither the service worker\'s script nor the web app manifest', async () => {
+    // A worker runs under its script's policy: `default-src 'none'` would forbid all its fetches.
+    const worker = await fetch(`${server.url}/sw.js`)
+    expect(worker.status).toBe(200)
+    expect(worker.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(worker.headers.get('content-security-policy')).toBeNull()
+    const manifest = await fetch(`${server.url}/manifest.webmanifest`)
+    expect(manifest.status).toBe(200)
+    expect(manifest.headers.get('content-security-policy')).toBeNull()
+    expect(manifest.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('the offline shell carries the page policy with its own nonce, like every page', async () => {
+    const response = await fetch(`${server.url}/app-shell`)
+    expect(response.status).toBe(200)
+    const csp = response.headers.get('content-security-policy')!
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]
+    expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/)
+    const html = await response.text()
+    // Client-only: no server-rendered markup or payload to hydrate.
+    expect(html).toContain('<div id="__nuxt"></div>')
+    expect(html).toContain('data-ssr="false"')
+    for (const tag of html.match(/<script\b[^>]*>/g)!) expect(tag).toContain(`nonce="${nonce}"`)
+  })
 })
 
 describe('strict transport security', () => {

@@ -35,6 +35,9 @@ export function pageContentSecurityPolicy(nonce: string, embeddable: boolean): s
   ].join('; ')
 }
 
+/** Where the browser fetches the web app manifest (server/routes/manifest.webmanifest.get.ts). */
+export const WEB_MANIFEST_PATH = '/manifest.webmanifest'
+
 /** Everything that is not a page (API answers, media, errors): nothing may run, nothing may frame it. */
 export const NON_PAGE_CSP = `default-src 'none'; frame-ancestors 'none'; sandbox`
 

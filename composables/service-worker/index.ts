@@ -1,0 +1,1 @@
+export { useServiceWorker } from './registration'

@@ -1,0 +1,187 @@
+/// <reference lib="webworker" />
+import { clientsClaim } from 'workbox-core'
+import { ExpirationPlugin } from 'workbox-expiration'
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching'
+import { registerRoute } from 'workbox-routing'
+import { CacheFirst, NetworkFirst } from 'workbox-strategies'
+import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core/types'
+import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import { mediaAddresses, removedFromAnswer, withoutItems } from './gallery-removals'
+import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isGalleryMedia, MEDIA_CACHE, SHELL_PATH } from './addresses'
+import { byteBudget } from './media-budget'
+import { offlineShellResponse } from './offline-shell'
+
+/**
+ * The service worker of the venue screen and the guests' pages (issue 19). What it keeps:
+ * - the app's scripts, styles, fonts and icons, and a client-only shell of the app (precached,
+ *   one revision per build); a navigation to a guest page or the slideshow goes to the network,
+ *   and to the shell when the network fails;
+ * - the public answers the pages poll (event, gallery, the QR code), network first, the last
+ *   answer as the fallback;
+ * - the gallery's images (display images, thumbnails, posters), cache first: their addresses are
+ *   immutable.
+ * The admin stays online-only: nothing an admin page asks for, and no admin page, enters a cache.
+ */
+declare let self: ServiceWorkerGlobalScope
+
+/**
+ * The gallery's images kept, by count: the slideshow rotates the newest 300 (SLIDESHOW_POOL_MAX),
+ * their display images and a thumbnail or poster each, and the gallery's thumbnails; the least
+ * recently used go first.
+ */
+const MEDIA_MAX_ENTRIES = 700
+/**
+ * And by size: 300 display images of real phone photos (2048 px, 300–600 KB each) and their
+ * thumbnails fit; a screen whose browser gives less room drops the media cache on a quota error.
+ */
+const MEDIA_MAX_BYTES = 250 * 1024 * 1024
+/** A venue network that hangs rather than fails: the cached answer after this long. */
+const NETWORK_TIMEOUT_SECONDS = 6
+
+precacheAndRoute(self.__WB_MANIFEST)
+cleanupOutdatedCaches()
+// The first worker serves the page that installed it at once; a later one waits for the page's
+// word (see 'message'), so a running slideshow is never switched mid-photo. The pages open
+// while it installs got their answers without it: it fetches them for itself.
+self.addEventListener('install', (event) => {
+  if (!self.registration.active) void self.skipWaiting()
+  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+    const addresses = new Set(['/api/event', ...windows.flatMap(window => answersOf(new URL(window.url)))])
+    return keepAnswers(event, [...addresses])
+  }))
+})
+clientsClaim()
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
+})
+
+/** Nothing asked by an admin page (or for one) is handled here, let alone cached. */
+function fromAdmin(request: Request): boolean {
+  try {
+    return new URL(request.referrer).pathname.startsWith('/admin')
+  }
+  catch {
+    return false
+  }
+}
+
+const sameOrigin = (url: URL) => url.origin === self.location.origin
+
+/** Marks an answer served from the cache, for the page's offline notice. */
+const markOfflineCopy: WorkboxPlugin = {
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (!cachedResponse) return null
+    const headers = new Headers(cachedResponse.headers)
+    headers.set('x-offline-copy', '1')
+    return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers })
+  },
+}
+
+/**
+ * A cache must never bring back what an admin removed: when a fresh gallery answer no longer
+ * holds an item an earlier answer held in the range the fresh one covers, its images leave the
+ * media cache and it leaves every gallery answer kept. A first page (no cursor) covers the newest
+ * items down to its last one, whatever address the earlier answer had (the gallery's 24, the
+ * slideshow's 100); a further page is compared with the earlier answer to its own address.
+ */
+const evictRemoved: WorkboxPlugin = {
+  cacheDidUpdate: async ({ request, oldResponse, newResponse }) => {
+    const url = new URL(request.url)
+    if (url.pathname !== '/api/gallery') return
+    const fresh = await newResponse.clone().json() as GalleryPage
+    const earlier: GalleryPage[] = oldResponse ? [await oldResponse.json() as GalleryPage] : []
+    if (!url.searchParams.has('cursor')) earlier.push(...await keptGalleryAnswers())
+    const removed = new Map(earlier.flatMap(before => removedFromAnswer(before, fresh)).map(item => [item.id, item]))
+    if (removed.size) await evict([...removed.values()])
+  },
+}
+
+async function keptGalleryAnswers(): Promise<GalleryPage[]> {
+  const answers = await caches.open(API_CACHE)
+  const pages: GalleryPage[] = []
+  for (const request of await answers.keys()) {
+    if (new URL(request.url).pathname !== '/api/gallery') continue
+    const kept = await answers.match(request)
+    if (kept) pages.push(await kept.json() as GalleryPage)
+  }
+  return pages
+}
+
+async function evict(removed: GalleryItem[]) {
+  const media = await caches.open(MEDIA_CACHE)
+  await Promise.all(mediaAddresses(removed).map(address => media.delete(address)))
+  const gone = new Set(removed.map(item => item.id))
+  const answers = await caches.open(API_CACHE)
+  for (const request of await answers.keys()) {
+    if (new URL(request.url).pathname !== '/api/gallery') continue
+    const kept = await answers.match(request)
+    if (!kept) continue
+    const page = await kept.clone().json() as GalleryPage
+    const pruned = withoutItems(page, gone)
+    if (pruned !== page) await answers.put(request, new Response(JSON.stringify(pruned), { headers: kept.headers }))
+  }
+}
+
+const publicAnswers = new NetworkFirst({
+  cacheName: API_CACHE,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [new ExpirationPlugin({ maxEntries: 60 }), markOfflineCopy, evictRemoved],
+})
+
+/** Tells the page whether its answer came from the network or from the cache. */
+async function tellPage(clientId: string, offline: boolean) {
+  const client = clientId ? await self.clients.get(clientId) : undefined
+  client?.postMessage({ type: 'answer-source', offline })
+}
+
+registerRoute(
+  ({ url, request }) => sameOrigin(url) && CACHED_ANSWERS.has(url.pathname) && !fromAdmin(request),
+  async ({ event, request }: RouteHandlerCallbackOptions) => {
+    const fetchEvent = event as FetchEvent
+    const response = await publicAnswers.handle({ event: fetchEvent, request }).catch((error: unknown) => {
+      void tellPage(fetchEvent.clientId, true)
+      throw error
+    })
+    if (new URL(request.url).pathname !== '/api/qrcode') void tellPage(fetchEvent.clientId, response.headers.has('x-offline-copy'))
+    return response
+  },
+)
+
+/** Only what came back whole (or opaque, from a bucket on another origin) is kept. */
+const keepOkOrOpaque: WorkboxPlugin = {
+  cacheWillUpdate: async ({ response }) => (response.status === 200 || response.type === 'opaque' ? response : null),
+}
+
+registerRoute(
+  ({ url, request }) => request.destination === 'image' && !fromAdmin(request) && isGalleryMedia(url, self.location.origin),
+  new CacheFirst({
+    cacheName: MEDIA_CACHE,
+    plugins: [keepOkOrOpaque, new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true }), byteBudget(MEDIA_MAX_BYTES)],
+  }),
+)
+
+/** Fetches answers into the cache that a page got in its server render, not through the worker. */
+async function keepAnswers(event: ExtendableEvent, addresses: string[]) {
+  await Promise.all(addresses.map(address => publicAnswers.handle({ event, request: new Request(address) }).catch(() => undefined)))
+}
+
+registerRoute(
+  ({ url, request }) => request.mode === 'navigate' && sameOrigin(url) && isAppPage(url),
+  async ({ event, request, url }: RouteHandlerCallbackOptions) => {
+    const fetchEvent = event as FetchEvent
+    let failed: Response | undefined
+    try {
+      const response = await fetch(request)
+      // A server that is down behind a working network (a proxy's 502) is offline too.
+      if (response.status < 500) {
+        fetchEvent.waitUntil(keepAnswers(fetchEvent, answersOf(url)))
+        return response
+      }
+      failed = response
+    }
+    catch { /* the network failed: the shell below */ }
+    const shell = await matchPrecache(SHELL_PATH)
+    return shell ? offlineShellResponse(shell, url) : (failed ?? Response.error())
+  },
+)
