@@ -20,7 +20,7 @@ export function removedFromAnswer(before: GalleryPage, after: GalleryPage): Gall
 
 /** The addresses of an item's media that a cache may hold (display image or video, poster or thumbnail). */
 export function mediaAddresses(items: GalleryItem[]): string[] {
-  return items.flatMap(item => [item.url, item.thumbUrl]).filter((url): url is string => !!url)
+  return items.flatMap(item => [item.url, item.thumbUrl, item.thumb2xUrl]).filter((url): url is string => !!url)
 }
 
 /** `page` without the items whose id is in `gone`; the same object when none of them is in it. */

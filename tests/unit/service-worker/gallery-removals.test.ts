@@ -5,7 +5,7 @@ import { mediaAddresses, removedFromAnswer, withoutItems } from '../../../servic
 function item(id: string, minute: number, thumb = true): GalleryItem {
   return {
     id, kind: 'photo', author: '', message: '', width: 10, height: 10, durationSec: null,
-    url: `/media/${id}-display.jpg`, thumbUrl: thumb ? `/media/${id}-thumb.jpg` : null,
+    url: `/media/${id}-display.jpg`, thumbUrl: thumb ? `/media/${id}-thumb.jpg` : null, thumb2xUrl: thumb ? `/media/${id}-thumb2x.jpg` : null,
     createdAt: `2026-11-22T20:${String(minute).padStart(2, '0')}:00.000Z`,
   }
 }
@@ -38,7 +38,7 @@ describe('what left the gallery between two answers', () => {
   })
 
   it('names every cached address of the removed items, and prunes them from kept answers', () => {
-    expect(mediaAddresses([a, item('v', 1, false)])).toEqual(['/media/a-display.jpg', '/media/a-thumb.jpg', '/media/v-display.jpg'])
+    expect(mediaAddresses([a, item('v', 1, false)])).toEqual(['/media/a-display.jpg', '/media/a-thumb.jpg', '/media/a-thumb2x.jpg', '/media/v-display.jpg'])
     const kept = page([a, b, c], 'next')
     expect(withoutItems(kept, new Set(['b']))).toEqual(page([a, c], 'next'))
     expect(withoutItems(kept, new Set(['z']))).toBe(kept)
