@@ -14,6 +14,8 @@ export interface GalleryItem {
   message: string
   url: string
   thumbUrl: string | null
+  /** Photos: the 960 px thumbnail for 3× screens (`srcset` with `thumbUrl` at 480 px); null for videos and older photos. */
+  thumb2xUrl: string | null
   width: number | null
   height: number | null
   durationSec: number | null
