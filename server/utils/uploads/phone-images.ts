@@ -36,6 +36,12 @@ export async function signPhoneImageUploads(id: string, declared: PublicImagesDe
   return { id, expiresAt: new Date(Date.now() + ttl * 1000).toISOString(), upload: Object.fromEntries(signed) as PublicImagesUploadResponse['upload'] }
 }
 
+/** Is `key` where the phone may PUT one of the public images it declared (the local driver's PUT route asks)? */
+export function isStagedPhoneImageKey(row: UploadRow, key: string): boolean {
+  const declared = row.kind === 'photo' ? row.phoneImages : null
+  return Boolean(declared) && PUBLIC_IMAGE_VARIANT_NAMES.some(variant => key === stagedKeyOf(publicImageKeyOf(row, variant, declared![variant].contentType)))
+}
+
 /** What confirm makes of the phone's images: none declared, accepted (with their keys), or refused and why. */
 export type PhoneImagesOutcome
   = | { accepted: true, keys: Record<PublicImageVariant, string>, original: Size }
