@@ -5,6 +5,10 @@
 // Run separately from `npm run bench`: npm run bench:load [-- --guests 300 --photos 10 --window 120
 //   --pollers 50 --drain-timeout 120 --drivers local,s3]. Traffic goes to 127.0.0.1 only; every loop is
 // bounded by a count or a deadline.
+// Issue 15: guests send the public images their phone made (made here with sharp before the run, off
+// the measured path), and each photo's confirm → listed latency is measured; `--old-clients 1,0,0.25`
+// runs each driver once per share of guests that send none (1: every photo derived by the server,
+// as before issue 15) and writes the comparison under its own heading instead of issue 8's.
 // `--venue` runs the venue's polling instead (issue 14, bench/support/venue.ts): bytes per evening
 // minute, with `--venue-before <server entry>` (main's build) measured first for comparison.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -15,6 +19,8 @@ import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
 import sharp from 'sharp'
 import { backoffDelay } from '../composables/upload/backoff'
+import { PUBLIC_IMAGE_VARIANT_NAMES } from '../shared/media/public-image'
+import { makePhoneImages, type PhoneImages } from '../tests/support/phone-images'
 import { login } from '../tests/support/http'
 import { startServer, type TestServer } from '../tests/support/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/support/storage'
@@ -32,6 +38,8 @@ const { values: flags } = parseArgs({
     'poll-interval': { type: 'string', default: '2' },
     'drain-timeout': { type: 'string', default: process.env.BENCH_LOAD_DRAIN_TIMEOUT ?? '75' },
     'drivers': { type: 'string', default: 'local,s3' },
+    /** Shares of guests (0–1, comma-separated: one run each) that are old clients sending no public images. */
+    'old-clients': { type: 'string' },
     /** Extra environment for the server, KEY=VALUE (repeatable), e.g. UV_THREADPOOL_SIZE=16. */
     'server-env': { type: 'string', multiple: true, default: [] },
     /** Writes one JSON line per request (driver, step, start s, ms, status, requests in flight) here. */
@@ -50,6 +58,7 @@ const WINDOW_MS = Number(flags.window) * 1000
 const POLLERS = Number(flags.pollers)
 const POLL_MS = Number(flags['poll-interval']) * 1000
 const DRAIN_TIMEOUT_MS = Number(flags['drain-timeout']) * 1000
+const OLD_CLIENT_SHARES = (flags['old-clients'] ?? '0').split(',').map(Number)
 const DRIVERS = flags.drivers.split(',').map(name => name.trim()).filter(Boolean) as ('local' | 's3')[]
 const SERVER_ENV = Object.fromEntries(flags['server-env'].map(pair => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
 const REQUEST_TIMEOUT_MS = 120_000
@@ -122,7 +131,7 @@ async function fixtures(): Promise<Buffer[]> {
 // ---------------------------------------------------------------------------------------------
 // Bookkeeping
 
-type Step = 'init' | 'put' | 'confirm' | 'gallery'
+type Step = 'init' | 'put' | 'images' | 'confirm' | 'gallery'
 
 class Statuses {
   counts = new Map<Step, Map<string, number>>()
@@ -208,6 +217,18 @@ interface RunReport {
   serverPeakRssMb: number
   serverCpuSeconds: number
   storagePeakRssMb: number | null
+  /** Share of guests sending no public images (old clients). */
+  oldClients: number
+  /** Per confirmed photo: from the confirm's 200 to the moment the gallery lists it (ms); unlisted ones are missing. */
+  listedMs: number[]
+  /** Confirmed photos the gallery still did not list when the run ended. */
+  neverListed: number
+  /** Listed in GET /api/gallery, walked page by page at the end. */
+  listedAtEnd: number
+  /** Server CPU from the first upload until the last photo was listed (or the drain gave up), per confirmed photo. */
+  cpuPerPhotoMs: number
+  /** Photos whose phone-made images the server accepted. */
+  phoneAccepted: number
   serverComplaints: string[]
   /** Latency of one client asking GET /api/event every 250 ms during the uploads: is the server responsive? */
   probeMs: number[]
@@ -218,7 +239,7 @@ interface RunReport {
   failureTimes: number[]
 }
 
-async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunReport> {
+async function runOnce(driver: 'local' | 's3', photos: Buffer[], images: PhoneImages[], oldClients: number): Promise<RunReport> {
   let storage: Child | undefined
   let s3: Pick<TestS3, 'endpoint' | 'env' | 'directory'> | undefined
   if (driver === 's3') {
@@ -235,6 +256,9 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
     const confirmMs: number[] = []
     const galleryMs: number[] = []
     const confirmedIds = new Map<string, number>()
+    /** When each confirm's 200 arrived (epoch ms, the clock the server stamps `derived_at` with). */
+    const confirmedAt = new Map<string, number>()
+    const imagesMs: number[] = []
     let putBytes = 0
     let firstInitAt = Infinity
     let lastConfirmAt = 0
@@ -258,10 +282,12 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       const phase = Math.random()
       for (let k = 0; k < PHOTOS; k++) {
         await sleep(t0 + ((k + phase) * WINDOW_MS) / PHOTOS - performance.now())
-        const bytes = photos[(g * PHOTOS + k) % photos.length]!
+        const index = (g * PHOTOS + k) % photos.length
         inFlight++
         try {
-          await sendPhoto(g, k, bytes)
+          // Old clients spread evenly over the guests: guest g is one when the share up to g grows past a whole one.
+          const old = Math.floor((g + 1) * oldClients) > Math.floor(g * oldClients)
+          await sendPhoto(g, k, photos[index]!, old ? null : images[index]!)
         }
         finally {
           inFlight--
@@ -290,7 +316,16 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       }
     }
 
-    async function sendPhoto(g: number, k: number, bytes: Buffer) {
+    /** As the upload page does (phone-images.ts): sign the three images, PUT them side by side. */
+    async function sendImages(id: string, made: PhoneImages) {
+      const declaration = Object.fromEntries(PUBLIC_IMAGE_VARIANT_NAMES.map(name => [name, { contentType: made[name].contentType, size: made[name].bytes.length }]))
+      const signed = await step('images', `${base}/api/uploads/${id}/public-images`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(declaration) }, imagesMs)
+      if (signed.status !== 200) return
+      await Promise.all(PUBLIC_IMAGE_VARIANT_NAMES.map(name =>
+        step('images', signed.body.upload[name].url, { method: 'PUT', body: made[name].bytes as unknown as BodyInit, headers: signed.body.upload[name].headers }, imagesMs)))
+    }
+
+    async function sendPhoto(g: number, k: number, bytes: Buffer, made: PhoneImages | null) {
       const author = AUTHORS[g % AUTHORS.length]!
       firstInitAt = Math.min(firstInitAt, performance.now())
       const init = await step('init', `${base}/api/uploads/init`, {
@@ -304,9 +339,11 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       if (put.status !== 200) return
       putBytes += bytes.length
       putMibps.push(bytes.length / MiB / (put.ms / 1000))
+      if (made) await sendImages(init.body.id, made)
       const confirm = await step('confirm', `${base}/api/uploads/${init.body.id}/confirm`, { method: 'POST' }, confirmMs)
       if (confirm.status === 200) {
         confirmedIds.set(init.body.id, bytes.length)
+        confirmedAt.set(init.body.id, Date.now())
         lastConfirmAt = Math.max(lastConfirmAt, performance.now())
       }
     }
@@ -366,6 +403,18 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
     const first = samples[0]!
     const last = samples[samples.length - 1]!
     const derivationRate = last.at > first.at ? (last.derived - first.derived) / ((last.at - first.at) / 1000) : 0
+    const cpuToListed = cpuSeconds(server.proc.pid!) - cpuBefore
+
+    // What the gallery lists at the end, walked page by page through the API.
+    let listedAtEnd = 0
+    let cursor: string | null = null
+    for (let page = 0; page < 10_000; page++) {
+      const answer = await timed(`${base}/api/gallery?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {})
+      if (answer.status !== 200) break
+      listedAtEnd += answer.body.items.filter((item: { id: string }) => confirmedIds.has(item.id)).length
+      cursor = answer.body.nextCursor
+      if (!cursor) break
+    }
 
     const cookie = await login(base)
     const listed = await timed(`${base}/api/admin/uploads?limit=1`, { headers: { cookie } })
@@ -376,8 +425,21 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
 
     // Every confirm that answered 200 must have its record and its original bytes.
     const db = createClient({ url: `file:${server.dbPath}` })
-    const { rows } = await db.execute('select id, storage_key, size from uploads where confirmed_at is not null')
+    const { rows } = await db.execute('select id, storage_key, size, derived_at, display_key, public_image_source from uploads where confirmed_at is not null')
     db.close()
+    // A photo is listed from the moment its display image is recorded (`derived_at`, set in the same
+    // write as `display_key`: at confirm for accepted phone images, else when derivation ends); the
+    // gallery's WHERE asks exactly that of an approved upload (post-moderation here).
+    const listedMs: number[] = []
+    let neverListed = 0
+    let phoneAccepted = 0
+    for (const row of rows) {
+      const answered = confirmedAt.get(String(row.id))
+      if (answered === undefined) continue
+      if (row.public_image_source === 'phone') phoneAccepted++
+      if (row.display_key === null || row.derived_at === null) neverListed++
+      else listedMs.push(Math.max(0, Number(row.derived_at) - answered))
+    }
     const inDb = new Map(rows.map(row => [String(row.id), { key: String(row.storage_key), size: Number(row.size) }]))
     const probe: StorageProbe = s3 ? s3Probe(s3 as TestS3) : localProbe(server.mediaDir)
     let missingInDb = 0
@@ -407,6 +469,8 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[]): Promise<RunRep
       firstInitAt, lastConfirmAt, phaseSeconds,
       backlogAtLastConfirm, drainedAfterSeconds, derivedAtEnd: last.derived, derivationRate,
       serverPeakRssMb, serverCpuSeconds, storagePeakRssMb,
+      oldClients, listedMs, neverListed, listedAtEnd, phoneAccepted,
+      cpuPerPhotoMs: confirmedIds.size ? (cpuToListed * 1000) / confirmedIds.size : 0,
       serverComplaints: complaints.slice(0, 8),
       retries,
       probeMs,
@@ -450,6 +514,8 @@ function report(runs: RunReport[], photos: Buffer[]) {
     [`gallery polls (${POLLERS} clients, every ~${POLL_MS / 1000} s): count, p50 / p99`, ...runs.map(run => `${run.galleryMs.length}, ${ms(run.galleryMs, 50)} / ${ms(run.galleryMs, 99)}`), ''],
     ['one client asking GET /api/event every 250 ms: p50 / p99 / max', ...runs.map(run => `${ms(run.probeMs, 50)} / ${ms(run.probeMs, 99)} / ${ms(run.probeMs, 100)}`), ''],
     ['load generator\'s own event-loop delay p99 / max', ...runs.map(run => `${run.clientLoopP99.toFixed(0)} ms / ${run.clientLoopMax.toFixed(0)} ms`), ''],
+    ['confirm → listed in the gallery, per photo: p50 / p95 / max', ...runs.map(listedCell), 'p95 ≤ 5 s, max ≤ 30 s'],
+    ['server CPU per photo, first upload → last photo listed', ...runs.map(run => `${run.cpuPerPhotoMs.toFixed(0)} ms`), ''],
     ['derivation backlog at the last confirm (photos not in the gallery yet)', ...runs.map(run => run.backlogAtLastConfirm), ''],
     ['backlog drained after the last confirm', ...runs.map(run => (run.drainedAfterSeconds === null
       ? `not within ${DRAIN_TIMEOUT_MS / 1000} s: ${run.confirmed - run.derivedAtEnd} left (≈ ${((run.confirmed - run.derivedAtEnd) / Math.max(run.derivationRate, 0.01)).toFixed(0)} s more)`
@@ -459,8 +525,9 @@ function report(runs: RunReport[], photos: Buffer[]) {
     ['server peak RSS', ...runs.map(run => `${run.serverPeakRssMb} MB`), ''],
     ['s3rver peak RSS (own process)', ...runs.map(run => (run.storagePeakRssMb === null ? '–' : `${run.storagePeakRssMb} MB`)), ''],
   ]
-  const statusRows = (['init', 'put', 'confirm', 'gallery'] as Step[]).map(step => [step, ...runs.map(run => run.statuses.describe(step))])
+  const statusRows = (['init', 'put', 'images', 'confirm', 'gallery'] as Step[]).map(step => [step, ...runs.map(run => run.statuses.describe(step))])
   const complaints = runs.flatMap(run => run.serverComplaints.map(line => `- ${run.driver}: \`${line.replace(/`/g, '\'')}\``))
+  if (flags['old-clients'] !== undefined) return reportPhoneImages(runs, rows, statusRows)
   writeSection('Load: 300 guests (issue 8)', `
 Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000}${flags['server-env'].map(pair => ` --server-env ${pair}`).join('')}\`.
 ${GUESTS} simulated guests, each sending ${PHOTOS} photo${PHOTOS === 1 ? '' : 's'} one after another (init → PUT → confirm, each step
@@ -485,6 +552,50 @@ ${complaints.length ? `\nServer log lines that mention an error or a warning (fi
     if (lost) console.log(`!! ${run.driver}: ${lost} UPLOADS LOST (confirmed 200, then missing)`)
     if (bad) console.log(`!! ${run.driver}: ${bad} 5xx ANSWERS`)
   }
+}
+
+const seconds = (values: number[], p: number) => (values.length ? `${(percentile(values, p) / 1000).toFixed(1)} s` : '–')
+
+function listedCell(run: RunReport): string {
+  const unlisted = run.neverListed ? ` (${run.neverListed} never listed)` : ''
+  return `${seconds(run.listedMs, 50)} / ${seconds(run.listedMs, 95)} / ${seconds(run.listedMs, 100)}${unlisted}`
+}
+
+const oldClientsLabel = (run: RunReport) => (run.oldClients === 1 ? 'all old clients (server derives every photo)' : run.oldClients === 0 ? 'all send phone images' : `${Math.round(run.oldClients * 100)} % old clients`)
+
+/** Issue 15's comparison: the same load with every share of old clients, per driver. */
+function reportPhoneImages(runs: RunReport[], rows: (string | number)[][], statusRows: (string | number)[][]) {
+  const headers = ['measure', ...runs.map(run => `${run.driver}, ${oldClientsLabel(run)}`), 'target']
+  const summary: (string | number)[][] = [
+    ['confirm → listed in the gallery, per photo: p50 / p95 / max', ...runs.map(listedCell), 'p95 ≤ 5 s, max ≤ 30 s'],
+    ['phone images accepted at confirm', ...runs.map(run => `${run.phoneAccepted} of ${run.confirmed}`), ''],
+    ['listed in GET /api/gallery at the end (walked page by page)', ...runs.map(run => `${run.listedAtEnd} of ${run.confirmed}`), 'all'],
+    ['server CPU per photo, first upload → last photo listed', ...runs.map(run => `${run.cpuPerPhotoMs.toFixed(0)} ms`), '≥ 5× lower than derivation'],
+  ]
+  const baseline = new Map(runs.filter(run => run.oldClients === 1).map(run => [run.driver, run.cpuPerPhotoMs]))
+  summary.push(['CPU per photo: derivation ÷ this run', ...runs.map(run => (baseline.has(run.driver) ? `${(baseline.get(run.driver)! / Math.max(run.cpuPerPhotoMs, 1)).toFixed(1)}×` : '–')), '≥ 5×'])
+  writeSection('Load with phone-made public images (issue 15)', `
+Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000} --drivers ${DRIVERS.join(',')} --old-clients ${OLD_CLIENT_SHARES.join(',')}\`
+on ${new Date().toISOString().slice(0, 10)}. The load of issue 8 (see there), with each guest sending its photo's three public images as the upload
+page does (\`POST /api/uploads/:id/public-images\`, three PUTs side by side, then confirm), except a share of old clients that send
+none. The images were made with sharp before the run, off the measured path (display 2048 px JPEG, 480 and 960 px WebP).
+"Confirm → listed": from the confirm's 200 at the guest to the moment the photo's display image is recorded (\`derived_at\`, written
+with \`display_key\` in one UPDATE, which is what the gallery's WHERE asks of an approved photo), same clock; a photo listed by the
+confirm itself counts 0. The gallery is also walked through the API at the end. "Server CPU per photo": the server process's user +
+system time from the first upload until the last photo was listed, ÷ photos confirmed (it includes serving init, PUTs, confirms and
+${POLLERS} gallery pollers, the same in every run).
+
+${table(headers, summary)}
+
+All measures:
+
+${table(headers, rows)}
+
+Answers by status:
+
+${table(['step', ...runs.map(run => `${run.driver}, ${oldClientsLabel(run)}`)], statusRows)}
+`)
+  for (const run of runs) console.log(`${run.driver}, ${oldClientsLabel(run)}: listed p50/p95/max ${listedCell(run)}, CPU/photo ${run.cpuPerPhotoMs.toFixed(0)} ms, accepted ${run.phoneAccepted}/${run.confirmed}, listed at end ${run.listedAtEnd}`)
 }
 
 async function venue() {
@@ -524,10 +635,15 @@ async function main() {
   if (flags.venue) return venue()
   const photos = await fixtures()
   console.log(`fixtures: ${photos.map(p => `${(p.length / MiB).toFixed(2)} MiB`).join(', ')}`)
+  // As the upload page would make them, before the run: off the measured path.
+  const images: PhoneImages[] = []
+  for (const photo of photos) images.push(await makePhoneImages(photo))
   const runs: RunReport[] = []
   for (const driver of DRIVERS) {
-    console.log(`▶ ${driver}: ${GUESTS} guests × ${PHOTOS} photos over ${WINDOW_MS / 1000} s, ${POLLERS} gallery pollers`)
-    runs.push(await runOnce(driver, photos))
+    for (const oldClients of OLD_CLIENT_SHARES) {
+      console.log(`▶ ${driver}: ${GUESTS} guests × ${PHOTOS} photos over ${WINDOW_MS / 1000} s, ${POLLERS} gallery pollers, ${Math.round(oldClients * 100)} % old clients`)
+      runs.push(await runOnce(driver, photos, images, oldClients))
+    }
   }
   report(runs, photos)
 }

@@ -3,6 +3,8 @@ import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
 import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
+import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
+import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
 
 /**
  * A confirmed upload the public could be shown once approved: a video, or a photo whose
@@ -45,6 +47,17 @@ export const uploads = sqliteTable('uploads', {
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
   derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
+  /** The 960 px thumbnail for 3× screens (issue 15); null for photos derived before it existed. */
+  thumb2xKey: text('thumb2x_key'),
+  /**
+   * The public images the guest's phone declared it would send (types and exact sizes, as signed:
+   * shared/schemas/public-images.ts); confirm checks them against this and the original.
+   */
+  phoneImages: text('phone_images', { mode: 'json' }).$type<PublicImagesDeclaration>(),
+  /** Who made the public images: the phone (verified at confirm), the server, or nobody could ('undecodable'). */
+  publicImageSource: text('public_image_source', { enum: PUBLIC_IMAGE_SOURCES }),
+  /** Why confirm refused the phone's images (a PhoneImagesRefusal), for the admin; null when accepted or none sent. */
+  phoneImagesRefusal: text('phone_images_refusal'),
   /**
    * Who is finishing this upload right now: a confirm or an abort, decided by one conditional
    * UPDATE in the database (several instances share it), until `claimedUntil`. The loser answers

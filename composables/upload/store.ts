@@ -1,6 +1,7 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
 import type { UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
+import type { PublicImages } from './public-images'
 import type { UndoGrant } from './undo'
 
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
@@ -101,14 +102,51 @@ export async function saveFile(key: string, file: Blob): Promise<boolean> {
   }
 }
 
+/** Where a photo's phone-made public images are kept, beside its file (they go with it). */
+function publicImagesKeyOf(key: string): string {
+  return `${key}#public-images`
+}
+
+/**
+ * A photo's public images as made on this device, or `none` when the browser could not make them:
+ * made once per photo, so a reload sends them without decoding the photo again.
+ */
+export type StoredPublicImages = PublicImages | 'none'
+
+export async function savePublicImages(key: string, images: StoredPublicImages): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(publicImagesKeyOf(key), images, db.files)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export async function loadPublicImages(key: string): Promise<StoredPublicImages | null> {
+  const db = stores()
+  if (!db) return null
+  try {
+    return (await get<StoredPublicImages>(publicImagesKeyOf(key), db.files)) ?? null
+  }
+  catch {
+    return null
+  }
+}
+
 export async function removeFile(key: string): Promise<void> {
   const db = stores()
-  if (db) await del(key, db.files).catch(() => undefined)
+  if (!db) return
+  await del(key, db.files).catch(() => undefined)
+  await del(publicImagesKeyOf(key), db.files).catch(() => undefined)
 }
 
 export async function remove(key: string): Promise<void> {
   const db = stores()
   if (!db) return
   await del(key, db.files).catch(() => undefined)
+  await del(publicImagesKeyOf(key), db.files).catch(() => undefined)
   await del(key, db.records).catch(() => undefined)
 }

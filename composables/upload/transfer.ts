@@ -9,6 +9,7 @@ import { fingerprint, markDuplicate } from './duplicates'
 import { ClientCode } from './failures'
 import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
 import { postJson, putBlob } from './transport'
+import { publicImagesOf, sendPublicImages } from './phone-images'
 import { grantUndo, openUndoWindow } from './undo'
 import { captureVideoPoster, sendVideoPoster } from './video-poster'
 
@@ -249,6 +250,10 @@ export async function transferUpload(item: QueueItem, signal: AbortSignal, persi
   // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
   const poster = item.kind === 'video' ? captureVideoPoster(file) : null
   let posterSentFor: string | null = null
+  // Likewise a photo's public images (phone-images.ts): made while its original goes, kept for a
+  // reload, sent just before the confirm, which then lists the photo at once.
+  const publicImages = item.kind === 'photo' ? publicImagesOf(item.key, file, signal) : null
+  let publicImagesSentFor: string | null = null
   let target = await destination(item, signal, persist)
   for (let repairs = 0; ; repairs++) {
     if (item.duplicate) return
@@ -262,6 +267,11 @@ export async function transferUpload(item: QueueItem, signal: AbortSignal, persi
     if (poster && item.uploadId && posterSentFor !== item.uploadId) {
       posterSentFor = item.uploadId
       await sendVideoPoster(item.uploadId, poster, signal)
+      if (signal.aborted) throw abortError()
+    }
+    if (publicImages && item.uploadId && publicImagesSentFor !== item.uploadId) {
+      publicImagesSentFor = item.uploadId
+      await sendPublicImages(item.uploadId, publicImages, signal)
       if (signal.aborted) throw abortError()
     }
     try {

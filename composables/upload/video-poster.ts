@@ -59,7 +59,7 @@ export function captureVideoPoster(file: Blob): Promise<Blob | null> {
 }
 
 /** Resolves null when `signal` aborts, so a stuck capture cannot hold anything up. */
-function orAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
+export function orAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(null)
     const onAbort = () => resolve(null)

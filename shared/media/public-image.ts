@@ -122,3 +122,14 @@ export function stripIccProfile(bytes: Uint8Array): Uint8Array {
   if (isWebp(bytes)) return stripWebpIccProfile(bytes)
   return bytes
 }
+
+/**
+ * Who made a photo's public images: the guest's phone (checked at confirm), the server's
+ * derivation, or nobody could (`undecodable`: an original the server cannot decode, a HEIC outside
+ * Safari, and no acceptable images from the phone). The photo stays out of public view in the last case.
+ */
+export const PUBLIC_IMAGE_SOURCES = ['phone', 'server', 'undecodable'] as const
+export type PublicImageSource = typeof PUBLIC_IMAGE_SOURCES[number]
+
+/** Why confirm did not take the phone's images: the check's reasons, or an image never sent. */
+export type PhoneImagesRefusal = PublicImageRefusal | 'missing' | 'original-unreadable'

@@ -112,6 +112,14 @@ export const adminPtBR = {
     closePreview: 'Fechar',
   },
 
+  publicImage: {
+    missing: { waiting: 'Sem imagem pública ainda', undecodable: 'Sem imagem pública' },
+    why: {
+      waiting: 'O servidor ainda está preparando a imagem que o público vê.',
+      undecodable: 'O servidor não consegue ler este formato (HEIC?) e o celular não enviou as imagens: o público não a vê.',
+    },
+  },
+
   bulk: {
     selected: (count: number) => `${count} ${plural(count, 'selecionado', 'selecionados')}`,
     selectAll: 'Selecionar todos',

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MEDIA_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
 import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
+import type { PhoneImagesRefusal, PublicImageSource } from '#shared/media/public-image'
 
 export const adminUploadsQuerySchema = z.strictObject({
   status: singleQuery(z.enum(STATUS_FILTERS)).default('all'),
@@ -23,6 +24,18 @@ export const bulkActionSchema = z.strictObject({
 
 export type BulkAction = z.infer<typeof bulkActionSchema>
 
+/**
+ * Where a photo's public images came from. `missing` says why the public cannot see it yet:
+ * `waiting` for the server's derivation, or `undecodable` (the server cannot decode the original,
+ * a HEIC say, and the phone sent no acceptable images). `phoneImagesRefusal` says why confirm
+ * did not take the images the phone sent (the server then derived them).
+ */
+export interface AdminPublicImage {
+  source: Exclude<PublicImageSource, 'undecodable'> | null
+  missing: 'waiting' | 'undecodable' | null
+  phoneImagesRefusal: PhoneImagesRefusal | null
+}
+
 export interface AdminUpload {
   id: string
   status: UploadStatus
@@ -37,6 +50,10 @@ export interface AdminUpload {
   durationSec: number | null
   url: string
   thumbUrl: string | null
+  /** The 960 px thumbnail for 3× screens, where one exists (as in the gallery). */
+  thumb2xUrl: string | null
+  /** Photos only: who made the public images, or why there are none (yet). Null for videos. */
+  publicImage: AdminPublicImage | null
   originalUrl: string
   isCover: boolean
   createdAt: string

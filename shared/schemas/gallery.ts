@@ -14,7 +14,7 @@ export interface GalleryItem {
   message: string
   url: string
   thumbUrl: string | null
-  /** A 960 px thumbnail for dense screens (issue 15); null until made. */
+  /** Photos: the 960 px thumbnail for 3× screens (`srcset` with `thumbUrl` at 480 px); null for videos and older photos. */
   thumb2xUrl: string | null
   width: number | null
   height: number | null

@@ -25,3 +25,10 @@ export type PublicImagesDeclaration = z.infer<typeof publicImagesSchema>
 
 /** Where each declared image goes: single PUTs to keys nobody is served until confirm has checked them. */
 export type PublicImageTargets = Record<PublicImageVariant, Extract<UploadTarget, { type: 'single' }>>
+
+/** The answer to POST /api/uploads/:id/public-images: where to PUT each image, before the photo's confirm. */
+export interface PublicImagesUploadResponse {
+  id: string
+  expiresAt: string
+  upload: PublicImageTargets
+}

@@ -492,11 +492,16 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.click('[data-testid=send]')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
     const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com GPS')!
-    await waitForDerived(server.url, server.cookie, row.id)
+    // The page made the public images and confirm accepted them: listed the moment the page says done.
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === row.id)
-    for (const url of [item.url, item.thumbUrl]) {
+    // jpegWithGps is stored 320 × 240 with EXIF orientation 6: shown 240 × 320.
+    expect(item).toMatchObject({ width: 240, height: 320, thumb2xUrl: expect.any(String) })
+    const record = await waitForDerived(server.url, server.cookie, row.id)
+    expect(record.publicImage).toEqual({ source: 'phone', missing: null, phoneImagesRefusal: null })
+    for (const url of [item.url, item.thumbUrl, item.thumb2xUrl]) {
       const meta = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata()
       expect([meta.exif, meta.xmp, meta.iptc, meta.icc], url).toEqual([undefined, undefined, undefined, undefined])
+      expect([meta.width, meta.height], url).toEqual([240, 320])
     }
   })
 

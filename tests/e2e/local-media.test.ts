@@ -128,14 +128,16 @@ describe('derived images', () => {
     // Derivation runs off the request path: wait for the event page to show derived URLs.
     const { existsSync, readdirSync } = await import('node:fs')
     let derived: string[] = []
-    for (let i = 0; i < 100 && derived.length < 2; i++) {
+    // Three images: the display image and the 480 and 960 px thumbnails (issue 15).
+    for (let i = 0; i < 100 && derived.length < 3; i++) {
       const dir = `${server.mediaDir}/media`
       derived = existsSync(dir) ? readdirSync(dir).filter(name => name.startsWith(init.id)) : []
-      if (derived.length < 2) await new Promise(resolve => setTimeout(resolve, 100))
+      if (derived.length < 3) await new Promise(resolve => setTimeout(resolve, 100))
     }
-    expect(derived).toHaveLength(2)
+    expect(derived).toHaveLength(3)
     const display = derived.find(name => name.endsWith('-display.jpg'))!
     const thumb = derived.find(name => name.endsWith('-thumb.webp'))!
+    expect(derived.find(name => name.endsWith('-thumb2x.webp'))).toBeDefined()
     const displayBytes = Buffer.from(await (await fetch(`${server.url}/media/media/${display}`)).arrayBuffer())
     const meta = await sharp(displayBytes).metadata()
     expect(meta.format).toBe('jpeg')

@@ -296,7 +296,7 @@ describe('admin search: the migration indexes the uploads already there', () => 
     // Rows written before the migration, with the fold of the time (final sigma kept as ς).
     const old = insert({ id: 'old-greek', author: 'ΟΔΟΣ', message: '', at: T0 - 5 }, 'οδος\u001F')
     await client.batch([...TRICKY.map(seed => insert(seed)), ...filler(100).map(seed => insert(seed)), old], 'write')
-    // The FTS migration, then any after it: the queries below use today's schema.
+    // The text index's migration, and those after it that the schema (and so the search) reads.
     await migrate(client, file => file >= FTS_MIGRATION)
 
     const folded = await client.execute(`SELECT search_text FROM uploads WHERE id = 'old-greek'`)

@@ -21,11 +21,11 @@ const uploadsFts = sqliteTable('uploads_fts', { rowid: integer('rowid').notNull(
 const firstKeyAt = (createdAt: number) => sql`(8796093022208 - ${createdAt}) * 1024`
 
 /**
- * What an admin list item is made of (toAdminUpload): not search_text, the multipart state or
- * derived_at. Reading and converting the cells of a 50-row page is a good part of its cost.
+ * What an admin list item is made of (toAdminUpload): not search_text, the multipart state,
+ * derived_at or the phone's declaration of its public images. Reading and converting the cells of a 50-row page is a good part of its cost.
  */
-const { searchText: _searchText, multipartUploadId: _multipartUploadId, partCount: _partCount, derivedAt: _derivedAt, ...listColumns } = getTableColumns(uploads)
-export type AdminListRow = Omit<UploadRow, 'searchText' | 'multipartUploadId' | 'partCount' | 'derivedAt'>
+const { searchText: _searchText, multipartUploadId: _multipartUploadId, partCount: _partCount, derivedAt: _derivedAt, phoneImages: _phoneImages, ...listColumns } = getTableColumns(uploads)
+export type AdminListRow = Omit<UploadRow, 'searchText' | 'multipartUploadId' | 'partCount' | 'derivedAt' | 'phoneImages'>
 
 export interface AdminUploadsSearch {
   /** The list's filters other than the text (confirmed, status, kind). */

@@ -31,6 +31,8 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
     durationSec: row.durationSec,
     url: media.url,
     thumbUrl: media.thumbUrl,
+    thumb2xUrl: media.thumb2xUrl,
+    publicImage: adminPublicImageOf(row),
     originalUrl: original,
     isCover: row.id === coverUploadId,
     createdAt: row.createdAt.toISOString(),

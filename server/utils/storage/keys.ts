@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { MediaKind } from '#shared/enums'
 import type { UploadRow } from '../../../db/schema'
+import { PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANT_NAMES, type PublicImageVariant } from '#shared/media/public-image'
 
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
@@ -35,14 +36,33 @@ export function newOriginalKey(id: string, kind: MediaKind, contentType: string)
  * overwrites its earlier output instead of leaving it behind. Still unguessable, since it hashes
  * the original's secret key.
  */
-export function derivedKey(id: string, originalKey: string, variant: 'thumb' | 'display' | 'poster', extension: 'webp' | 'jpg'): string {
+export function derivedKey(id: string, originalKey: string, variant: PublicImageVariant | 'poster', extension: 'webp' | 'jpg'): string {
   const digest = createHash('sha256').update(`${originalKey}\n${variant}`).digest('base64url').slice(0, 16)
   return `media/${id}-${digest}-${variant}.${extension}`
 }
 
-/** Where a photo's display and thumbnail images go: fixed per original, known before they exist. */
-export function photoImageKeysOf(row: { id: string, storageKey: string }): { display: string, thumb: string } {
-  return { display: derivedKey(row.id, row.storageKey, 'display', 'jpg'), thumb: derivedKey(row.id, row.storageKey, 'thumb', 'webp') }
+/**
+ * Where a photo's public image of `variant` in `contentType` (JPEG or WebP) goes: fixed per
+ * original, variant and format, known before it exists. The format is in the key because the
+ * local driver serves a key's type by its extension; a phone's JPEG thumbnail (Safari) and the
+ * server's WebP one never share a key.
+ */
+export function publicImageKeyOf(row: { id: string, storageKey: string }, variant: PublicImageVariant, contentType: string): string {
+  return derivedKey(row.id, row.storageKey, variant, contentType === PUBLIC_IMAGE_FORMATS.webp ? 'webp' : 'jpg')
+}
+
+/** Where the server's derivation writes a photo's public images: a JPEG display image, WebP thumbnails. */
+export function photoImageKeysOf(row: { id: string, storageKey: string }): Record<PublicImageVariant, string> {
+  return {
+    display: publicImageKeyOf(row, 'display', PUBLIC_IMAGE_FORMATS.jpeg),
+    thumb: publicImageKeyOf(row, 'thumb', PUBLIC_IMAGE_FORMATS.webp),
+    thumb2x: publicImageKeyOf(row, 'thumb2x', PUBLIC_IMAGE_FORMATS.webp),
+  }
+}
+
+/** Every key a photo's public images may take, whoever made them, in every format a phone may send. */
+function everyPublicImageKeyOf(row: { id: string, storageKey: string }): string[] {
+  return PUBLIC_IMAGE_VARIANT_NAMES.flatMap(variant => Object.values(PUBLIC_IMAGE_FORMATS).map(type => publicImageKeyOf(row, variant, type)))
 }
 
 /** Where a video's poster frame goes: one key per upload, known before it exists. */
@@ -50,22 +70,28 @@ export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
   return derivedKey(row.id, row.storageKey, 'poster', 'jpg')
 }
 
-type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'displayKey' | 'posterKey'>
+type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'thumb2xKey' | 'displayKey' | 'posterKey'>
 
 /**
  * Every key an upload may own in storage, including those not recorded yet: its staged bytes, a
- * poster sent before the confirm, and a photo's derived images while they are being made (their
+ * poster sent before the confirm, a photo's public images sent by the phone or being derived (their
  * keys are fixed).
  */
 export function ownedKeys(row: KeysOf): string[] {
-  const recorded = [row.storageKey, row.thumbKey, row.displayKey, row.posterKey].filter((key): key is string => Boolean(key))
+  const recorded = [row.storageKey, row.thumbKey, row.thumb2xKey, row.displayKey, row.posterKey].filter((key): key is string => Boolean(key))
   const keys = new Set(recorded)
   keys.add(stagedKeyOf(row.storageKey))
   if (row.kind === 'video') {
     keys.add(posterKeyOf(row))
     keys.add(stagedKeyOf(posterKeyOf(row)))
   }
-  else for (const key of Object.values(photoImageKeysOf(row))) keys.add(key)
+  else {
+    // The phone's images (staged until confirm checks them) and the server's, in either format.
+    for (const key of everyPublicImageKeyOf(row)) {
+      keys.add(key)
+      keys.add(stagedKeyOf(key))
+    }
+  }
   return [...keys]
 }
 

@@ -3,8 +3,8 @@ import type { UploadRow } from '../../../db/schema'
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
 
-type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'posterKey'>
-interface MediaUrls { url: string, thumbUrl: string | null }
+type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'thumb2xKey' | 'posterKey'>
+interface MediaUrls { url: string, thumbUrl: string | null, thumb2xUrl: string | null }
 
 /**
  * What the public may be shown for an upload. Photos: the metadata-free derived images only, so
@@ -14,11 +14,11 @@ interface MediaUrls { url: string, thumbUrl: string | null }
 export function publicMediaUrls(upload: MediaOf): MediaUrls | null {
   const store = useMediaStore()
   if (upload.kind === 'video') {
-    return { url: store.publicUrl(upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null }
+    return { url: store.publicUrl(upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null, thumb2xUrl: null }
   }
   if (!upload.displayKey) return null
   const url = store.publicUrl(upload.displayKey)
-  return { url, thumbUrl: upload.thumbKey ? store.publicUrl(upload.thumbKey) : url }
+  return { url, thumbUrl: upload.thumbKey ? store.publicUrl(upload.thumbKey) : url, thumb2xUrl: upload.thumb2xKey ? store.publicUrl(upload.thumb2xKey) : null }
 }
 
 /**
@@ -29,7 +29,7 @@ export async function adminMediaUrls(upload: MediaOf): Promise<MediaUrls> {
   const urls = publicMediaUrls(upload)
   if (urls) return urls
   const signed = await useMediaStore().signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
-  return { url: signed, thumbUrl: signed }
+  return { url: signed, thumbUrl: signed, thumb2xUrl: null }
 }
 
 export async function originalUrl(upload: Pick<UploadRow, 'kind' | 'storageKey'>): Promise<string> {

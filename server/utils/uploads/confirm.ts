@@ -64,8 +64,10 @@ async function sniff(key: string): Promise<string | undefined> {
  * them; the stored object must be there (else 409, the guest may send it again), of the declared
  * size and, by its first bytes, of the declared kind (else it goes with its record: 422); a
  * video's recorded position is blanked (video-location.ts; a video with no readable box structure
- * is refused, 422); a video's poster frame is kept if it is a real JPEG; the bytes are made durable; the record is
- * confirmed, approved at once under post-moderation; a photo's derived images are scheduled.
+ * is refused, 422); a video's poster frame is kept if it is a real JPEG; a photo's public images
+ * made by the phone are kept if they pass the check (phone-images.ts), which makes it public at
+ * once; the bytes are made durable; the record is confirmed, approved at once under
+ * post-moderation; a photo without accepted images from the phone is scheduled for derivation.
  * All of it under the upload's claim (claim.ts): an abort racing it loses, never half-wins.
  */
 async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse> {
@@ -96,11 +98,12 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   }
 
   const posterKey = await acceptPoster(row)
+  const phoneImages = await acceptPhoneImages(row)
   await store.persist?.(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning()
   if (!confirmed) {
@@ -109,7 +112,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
     if (!winner.confirmedAt) throw notFound()
     return { id, status: winner.status }
   }
-  scheduleDerivation(id)
+  if (!phoneImages?.accepted) scheduleDerivation(id)
   return { id, status: confirmed.status }
 }
 

@@ -2,9 +2,9 @@ import { availableParallelism } from 'node:os'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { uploads } from '../../../db/schema'
+import { PUBLIC_IMAGE_VARIANTS } from '#shared/media/public-image'
 
-const DISPLAY_LONG_SIDE = 2048
-const THUMB_LONG_SIDE = 480
+const DISPLAY_LONG_SIDE = PUBLIC_IMAGE_VARIANTS.display.longSide
 
 // One libvips thread per image and one image per core: after a burst of three hundred phones the
 // backlog drains on every core, while each image holds ~50 MB at most (bench/RESULTS.md, load).
@@ -28,6 +28,7 @@ export async function deriveImages(id: string): Promise<void> {
   let height: number | null = null
   let displayKey: string | null = null
   let thumbKey: string | null = null
+  let thumb2xKey: string | null = null
   try {
     // The original is decoded once: both images are made from its resized pixels (a fifth
     // less work per photo than decoding the display JPEG again for the thumbnail).
@@ -37,10 +38,12 @@ export async function deriveImages(id: string): Promise<void> {
       .toBuffer({ resolveWithObject: true })
     const pixels = { raw: { width: resized.info.width, height: resized.info.height, channels: resized.info.channels } }
     const display = await sharp(resized.data, pixels).jpeg({ quality: 82, progressive: true }).toBuffer()
-    const thumb = await sharp(resized.data, pixels)
-      .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+    const thumbOf = (longSide: number) => sharp(resized.data, pixels)
+      .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 72 })
       .toBuffer()
+    const thumb = await thumbOf(PUBLIC_IMAGE_VARIANTS.thumb.longSide)
+    const thumb2x = await thumbOf(PUBLIC_IMAGE_VARIANTS.thumb2x.longSide)
     const meta = await sharp(original).metadata()
     const rotated = (meta.orientation ?? 1) >= 5
     width = (rotated ? meta.height : meta.width) ?? resized.info.width
@@ -48,8 +51,10 @@ export async function deriveImages(id: string): Promise<void> {
     const keys = photoImageKeysOf(row)
     displayKey = keys.display
     thumbKey = keys.thumb
+    thumb2xKey = keys.thumb2x
     await store.put(displayKey, display, 'image/jpeg')
     await store.put(thumbKey, thumb, 'image/webp')
+    await store.put(thumb2xKey, thumb2x, 'image/webp')
   }
   catch (error) {
     if (error instanceof StorageUnavailableError) throw error
@@ -57,12 +62,12 @@ export async function deriveImages(id: string): Promise<void> {
     console.warn(`[derive] ${id}: ${error instanceof Error ? error.message : error}`)
   }
   const [updated] = await useDb().update(uploads)
-    .set({ width, height, displayKey, thumbKey, derivedAt: new Date() })
+    .set({ width, height, displayKey, thumbKey, thumb2xKey, publicImageSource: displayKey ? 'server' : 'undecodable', derivedAt: new Date() })
     .where(eq(uploads.id, id))
     .returning({ id: uploads.id })
   if (!updated) {
     // Deleted while we worked: the new objects must not stay behind.
-    for (const key of [displayKey, thumbKey]) if (key) await deleteObjectOrRetryLater(key)
+    for (const key of [displayKey, thumbKey, thumb2xKey]) if (key) await deleteObjectOrRetryLater(key)
   }
 }
 
@@ -72,13 +77,31 @@ async function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
-const waiting: { id: string, done: () => void }[] = []
+/** In the order they were queued: the newest at the end. */
+const waiting: { id: string, queuedAt: number, done: () => void }[] = []
 const scheduled = new Map<string, Promise<void>>()
 let running = 0
 
+/** A photo waiting this long is aged: it gets every other free slot until none is left. */
+const AGED_AFTER_MS = 15_000
+let agedTurn = false
+
+/**
+ * Newest first: at the peak, a guest who has just sent a photo sees it on the screen soon, where
+ * a first-come queue would hold it behind the whole burst. No photo waits without bound for it:
+ * once the oldest has waited AGED_AFTER_MS, aged photos (oldest first) and the newest take turns,
+ * so the backlog of aged ones drains at half the rate at least.
+ */
+function nextWaiting() {
+  const oldest = waiting[0]!
+  agedTurn = !agedTurn
+  if (agedTurn && Date.now() - oldest.queuedAt >= AGED_AFTER_MS) return waiting.shift()!
+  return waiting.pop()!
+}
+
 function startWaiting() {
   while (running < DERIVE_CONCURRENCY && waiting.length > 0) {
-    const { id, done } = waiting.shift()!
+    const { id, done } = nextWaiting()
     running++
     deriveImages(id)
       .catch(error => console.error(`[derive] ${id}:`, error instanceof Error ? error.message : error))
@@ -92,13 +115,13 @@ function startWaiting() {
 }
 
 /**
- * Queues derivation off the request path, first come first served; the promise settles when this
- * photo is done. The sweeper catches anything a crash interrupted.
+ * Queues derivation off the request path (newest first, see nextWaiting); the promise settles
+ * when this photo is done. The sweeper catches anything a crash interrupted.
  */
 export function scheduleDerivation(id: string): Promise<void> {
   let finished = scheduled.get(id)
   if (!finished) {
-    finished = new Promise<void>(done => waiting.push({ id, done }))
+    finished = new Promise<void>(done => waiting.push({ id, queuedAt: Date.now(), done }))
     scheduled.set(id, finished)
     startWaiting()
   }

@@ -18,6 +18,7 @@ const galleryColumns = {
   storageKey: uploads.storageKey,
   displayKey: uploads.displayKey,
   thumbKey: uploads.thumbKey,
+  thumb2xKey: uploads.thumb2xKey,
   posterKey: uploads.posterKey,
 }
 
@@ -56,7 +57,7 @@ export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: num
 
 export function toGalleryItem(row: GalleryRow): GalleryItem {
   // The query lists only displayable uploads, so there is always something to show.
-  const { url, thumbUrl } = publicMediaUrls(row)!
+  const { url, thumbUrl, thumb2xUrl } = publicMediaUrls(row)!
   return {
     id: row.id,
     kind: row.kind,
@@ -64,8 +65,7 @@ export function toGalleryItem(row: GalleryRow): GalleryItem {
     message: row.message,
     url,
     thumbUrl,
-    // Issue 15 makes the 960 px variant; until then there is none.
-    thumb2xUrl: null,
+    thumb2xUrl,
     width: row.width,
     height: row.height,
     durationSec: row.durationSec,

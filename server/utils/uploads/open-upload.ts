@@ -10,7 +10,7 @@ import { ErrorCode } from '#shared/errors'
  */
 export async function assertUploadOpen(key: string): Promise<void> {
   const row = await useDb().select().from(uploads).where(eq(uploads.id, uploadIdOfKey(key))).get()
-  const owned = row && (key === stagedKeyOf(row.storageKey) || key === row.storageKey || (row.kind === 'video' && key === stagedKeyOf(posterKeyOf(row))))
+  const owned = row && (key === stagedKeyOf(row.storageKey) || key === row.storageKey || (row.kind === 'video' && key === stagedKeyOf(posterKeyOf(row))) || isStagedPhoneImageKey(row, key))
   if (!row || !owned) throw notFound()
   if (row.confirmedAt || liveClaim(row)) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
 }

@@ -1,0 +1,59 @@
+import { PUBLIC_IMAGE_VARIANT_NAMES } from '#shared/media/public-image'
+import { publicImagesSchema, type PublicImagesUploadResponse } from '#shared/schemas/public-images'
+import { makePublicImages, type PublicImages } from './public-images'
+import { loadPublicImages, savePublicImages } from './store'
+import { postJson, putBlob } from './transport'
+import { orAbort } from './video-poster'
+
+/*
+ * A photo's public images on their way (issue 15): made on the phone once (public-images.ts),
+ * kept with the queued file so a reload does not make them again, and sent before the confirm,
+ * which checks them and makes the photo public at once. Strictly best effort, like a video's
+ * poster: every failure here ends in "the original alone", and the server derives the images.
+ */
+
+/** Asking for the images' URLs and sending all three, after the original's bytes are on the server. */
+const SEND_TIMEOUT_MS = 60_000
+
+/**
+ * The public images of a queued photo: those this device made before (a reload), or made now and
+ * kept. Null when the browser cannot make them (a HEIC outside Safari): that is remembered too.
+ */
+export async function publicImagesOf(key: string, file: Blob, signal: AbortSignal): Promise<PublicImages | null> {
+  const stored = await loadPublicImages(key)
+  if (stored) return stored === 'none' ? null : stored
+  const made = await makePublicImages(file, signal)
+  if (signal.aborted) return null
+  await savePublicImages(key, made ?? 'none')
+  return made
+}
+
+/**
+ * Sends a photo's public images for an upload not yet confirmed: one call for three signed PUTs
+ * (exact types and sizes), then the three bytes side by side. Answers whether all arrived; never
+ * throws, and gives up after SEND_TIMEOUT_MS or when `signal` (the guest removing the file) aborts.
+ */
+export async function sendPublicImages(uploadId: string, images: Promise<PublicImages | null>, signal: AbortSignal): Promise<boolean> {
+  const controller = new AbortController()
+  const stop = () => controller.abort()
+  const timer = setTimeout(stop, SEND_TIMEOUT_MS)
+  if (signal.aborted) stop()
+  else signal.addEventListener('abort', stop, { once: true })
+  try {
+    const made = await orAbort(images, controller.signal)
+    if (!made || controller.signal.aborted) return false
+    const declared = publicImagesSchema.safeParse(Object.fromEntries(PUBLIC_IMAGE_VARIANT_NAMES.map(variant => [variant, { contentType: made[variant].type, size: made[variant].size }])))
+    if (!declared.success) return false
+    const targets = await postJson<PublicImagesUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/public-images`, declared.data, controller.signal)
+    await Promise.all(PUBLIC_IMAGE_VARIANT_NAMES.map(variant =>
+      putBlob(targets.upload[variant].url, made[variant], targets.upload[variant].headers, () => undefined, controller.signal)))
+    return true
+  }
+  catch {
+    return false
+  }
+  finally {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', stop)
+  }
+}
