@@ -42,7 +42,7 @@ export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEv
     const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
     // A photo shows once its display image exists (moments after the upload).
     const urls = upload?.status === 'approved' ? publicMediaUrls(upload) : null
-    if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl }
+    if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl, thumb2xUrl: urls.thumb2xUrl }
   }
   return { ...rest, cover }
 }

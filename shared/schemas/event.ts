@@ -36,5 +36,5 @@ export interface AdminEventConfig {
 }
 
 export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt'> & {
-  cover: { id: string, url: string, thumbUrl: string | null, thumb2xUrl?: string | null } | null
+  cover: { id: string, url: string, thumbUrl: string | null, thumb2xUrl: string | null } | null
 }

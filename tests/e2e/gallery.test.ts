@@ -183,7 +183,7 @@ describe('the gallery never shows an original photo (it may carry the guest\'s G
       const items = (await api(server.url, '/api/gallery')).body.items
       expect(items.map((item: any) => item.id)).toEqual([id, shown.id])
       expect(items[0]).toMatchObject({ url: expect.stringMatching(new RegExp(`/media/media/${id}-d-display\\.jpg$`)), thumbUrl: expect.stringMatching(/-t-thumb\.webp$/) })
-      expect((await api(server.url, '/api/event')).body.cover).toEqual({ id, url: items[0].url, thumbUrl: items[0].thumbUrl })
+      expect((await api(server.url, '/api/event')).body.cover).toEqual({ id, url: items[0].url, thumbUrl: items[0].thumbUrl, thumb2xUrl: items[0].thumb2xUrl })
     }
     finally {
       db.close()
