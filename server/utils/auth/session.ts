@@ -1,11 +1,10 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { revokedTokens } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { normaliseEmail } from '#shared/schemas/auth'
-import type { Db } from '../db'
 
 export const SESSION_COOKIE = 'em_admin'
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60
@@ -73,19 +72,13 @@ async function verifiedClaims(token: string): Promise<Verified> {
   return verified
 }
 
-// Read on every admin request: the statement is built once per database, not each time.
-const prepared = new WeakMap<Db, ReturnType<typeof prepareRevokedRead>>()
-const prepareRevokedRead = (db: Db) => db.select({ jti: revokedTokens.jti }).from(revokedTokens)
-  .where(eq(revokedTokens.jti, sql.placeholder('jti'))).prepare()
-
+/**
+ * A plain query, not a statement prepared once per database as readDataVersions does: prepared
+ * here, the browser tests saw every write after a bulk approve fail SQLITE_BUSY (not understood).
+ */
 async function isRevoked(jti: string): Promise<boolean> {
-  const db = useDb()
-  let statement = prepared.get(db)
-  if (!statement) {
-    statement = prepareRevokedRead(db)
-    prepared.set(db, statement)
-  }
-  return (await statement.get({ jti })) !== undefined
+  const revoked = await useDb().select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, jti)).get()
+  return revoked !== undefined
 }
 
 function digest(value: string): Buffer {
