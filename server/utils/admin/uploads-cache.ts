@@ -1,8 +1,7 @@
 import type { H3Event } from 'h3'
 import type { EncodedJson } from '../http/compression'
-import { AnswerCache } from '../http/answer-cache'
+import { AnswerCache, answerOrigin } from '../http/answer-cache'
 import { normalizedQuery } from '../http/conditional'
-import { requestOrigin } from '../http/request-origin'
 import { listAdminUploads, type AdminUploadsQuery } from './uploads'
 
 /**
@@ -21,15 +20,5 @@ const lists = new AnswerCache(MAX_LISTS)
  * origin the request came to, so lists are kept per origin.
  */
 export function cachedAdminUploads(event: H3Event, query: AdminUploadsQuery, tag: string): Promise<EncodedJson> {
-  return lists.get(`${originOf(event)} ${normalizedQuery(query)}`, tag, () => listAdminUploads(query))
-}
-
-function originOf(event: H3Event): string {
-  try {
-    return requestOrigin(event)
-  }
-  catch {
-    // A Host header that makes no URL: the list's own URLs refuse it where they depend on it.
-    return ''
-  }
+  return lists.get(`${answerOrigin(event)} ${normalizedQuery(query)}`, tag, () => listAdminUploads(query))
 }

@@ -1,4 +1,6 @@
+import type { H3Event } from 'h3'
 import { EncodedJson } from './compression'
+import { requestOrigin } from './request-origin'
 
 /**
  * Encoded answers kept per key, each valid for one tag (see dataTag): the answer is made (and
@@ -30,5 +32,19 @@ export class AnswerCache {
     if (this.answers.size >= this.maxAnswers) this.answers.delete(this.answers.keys().next().value!)
     this.answers.set(key, { tag, answer })
     return answer
+  }
+}
+
+/**
+ * What an answer's media URLs depend on besides the data: the local driver's URLs name the origin
+ * the request came to, so answers are kept per origin.
+ */
+export function answerOrigin(event: H3Event): string {
+  try {
+    return requestOrigin(event)
+  }
+  catch {
+    // A Host header that makes no URL: the answer's own URLs refuse it where they depend on it.
+    return ''
   }
 }

@@ -4,10 +4,10 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { seedPhoto, waitForDerived, type Seeded } from '../support/seed'
 
-/** The admin list asked with a Host header of our choosing (fetch would not send it). */
-function listOn(port: number, host: string, cookie: string): Promise<{ status: number, body: any }> {
+/** A GET with a Host header of our choosing (fetch would not send it). */
+function getOn(port: number, host: string, path: string, cookie = ''): Promise<{ status: number, body: any }> {
   return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path: '/api/admin/uploads', headers: { host, cookie } }, (response) => {
+    request({ host: '127.0.0.1', port, path, headers: { host, cookie } }, (response) => {
       let text = ''
       response.on('data', (chunk: Buffer) => {
         text += chunk
@@ -18,9 +18,10 @@ function listOn(port: number, host: string, cookie: string): Promise<{ status: n
   })
 }
 
-// The admin list is answered from memory until the uploads or the event change (its tag): these
-// prove that no change is ever hidden by it, and that what it keeps is never another origin's.
-describe('the admin list kept in memory', () => {
+// The admin list and the gallery's pages are answered from memory until what they show changes
+// (their tag): these prove that no change is ever hidden by it, and that what is kept is never
+// another origin's.
+describe('answers kept in memory: the admin list and the gallery', () => {
   const server = useTestServer({ admin: true })
   let older: Seeded
   let newer: Seeded
@@ -63,12 +64,21 @@ describe('the admin list kept in memory', () => {
 
   it('keeps each origin\'s list apart: media URLs name the host the list was asked on', async () => {
     for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
-      const response = await listOn(server.port, host, server.cookie)
+      const response = await getOn(server.port, host, '/api/admin/uploads', server.cookie)
       expect(response.status).toBe(200)
       expect(response.body.items.length).toBe(2)
       for (const entry of response.body.items) {
         for (const url of [entry.url, entry.thumbUrl, entry.originalUrl]) expect(url.startsWith(`http://${host}/media/`), url).toBe(true)
       }
+    }
+  })
+
+  it('keeps each origin\'s gallery page apart: media URLs name the host the page was asked on', async () => {
+    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
+      const response = await getOn(server.port, host, '/api/gallery')
+      expect(response.status).toBe(200)
+      expect(response.body.items.map((entry: any) => entry.id)).toEqual([newer.id])
+      for (const url of [response.body.items[0].url, response.body.items[0].thumbUrl]) expect(url.startsWith(`http://${host}/media/`), url).toBe(true)
     }
   })
 })
