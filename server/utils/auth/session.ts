@@ -21,64 +21,18 @@ function signingKey(): Uint8Array {
   return new TextEncoder().encode(useConfig().SESSION_SECRET)
 }
 
-/** Verified tokens kept at most: a few admins, each with a token or two a week. */
-const MAX_VERIFIED_TOKENS = 256
-
-interface Verified {
-  /** The subject as signed (normalised and checked against the allowed list on every request). */
-  subject: string
-  jti: string
-  expiresAt: Date
-}
-
-let verification: { secret: string, key: Promise<CryptoKey>, tokens: Map<string, Verified> } | undefined
+let verification: { secret: string, key: Promise<CryptoKey> } | undefined
 
 /**
  * The same secret as a key imported once: given raw bytes, jose imports them again on every
- * request, which was a tenth of an admin request's time. Tokens verified with it are kept too.
+ * request, which was a tenth of an admin request's time.
  */
-function currentVerification() {
+function verificationKey(): Promise<CryptoKey> {
   const secret = useConfig().SESSION_SECRET
   if (verification?.secret !== secret) {
-    verification = {
-      secret,
-      key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']),
-      tokens: new Map(),
-    }
+    verification = { secret, key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']) }
   }
-  return verification
-}
-
-/**
- * The claims of a token whose signature, issuer and audience were checked, or throws as jose
- * does. A token's signature and claims never change, so each is verified once and kept until it
- * expires: on an admin request answered from memory, verifying the token again every time was
- * the larger part of its cost. Only this: the allowed list and revocation are read every time.
- */
-async function verifiedClaims(token: string): Promise<Verified> {
-  const { key, tokens } = currentVerification()
-  const kept = tokens.get(token)
-  if (kept && kept.expiresAt.getTime() > Date.now()) return kept
-  tokens.delete(token)
-  const { payload } = await jwtVerify(token, await key, {
-    algorithms: ['HS256'],
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    requiredClaims: ['jti', 'exp', 'sub'],
-  })
-  const verified = { subject: payload.sub!, jti: payload.jti!, expiresAt: new Date(payload.exp! * 1000) }
-  if (tokens.size >= MAX_VERIFIED_TOKENS) tokens.delete(tokens.keys().next().value!)
-  tokens.set(token, verified)
-  return verified
-}
-
-/**
- * A plain query, not a statement prepared once per database as readDataVersions does: prepared
- * here, the browser tests saw every write after a bulk approve fail SQLITE_BUSY (not understood).
- */
-async function isRevoked(jti: string): Promise<boolean> {
-  const revoked = await useDb().select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, jti)).get()
-  return revoked !== undefined
+  return verification.key
 }
 
 function digest(value: string): Buffer {
@@ -125,13 +79,18 @@ export async function getAdminSession(event: H3Event): Promise<AdminSession | nu
   const token = getCookie(event, SESSION_COOKIE)
   if (!token) return null
   try {
-    const claims = await verifiedClaims(token)
+    const { payload } = await jwtVerify(token, await verificationKey(), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ['jti', 'exp', 'sub'],
+    })
     // Normalised here too, so the session names the admin exactly as the allowed list does.
-    const email = normaliseEmail(claims.subject)
+    const email = normaliseEmail(payload.sub!)
     if (!isAllowedAdmin(email)) return null
-    // Every time, from the database: a logout on any instance ends the session at once.
-    if (await isRevoked(claims.jti)) return null
-    return { email, jti: claims.jti, expiresAt: claims.expiresAt }
+    const revoked = await useDb().select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, payload.jti!)).get()
+    if (revoked) return null
+    return { email, jti: payload.jti!, expiresAt: new Date(payload.exp! * 1000) }
   }
   catch (error) {
     if (isDatabaseBusy(error)) throw error
