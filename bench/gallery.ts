@@ -474,9 +474,8 @@ function writeIssue16Section(sizes: SizeResult[]) {
   ].join('\n')
   const addedBySearch = `How the admin list is answered: like the gallery's first pages, each list (per query and origin) is made once per
 change of the uploads or the event, or every ten minutes (its originals' URLs are signed for an hour), and answered from memory
-to every admin until then (\`server/utils/admin/uploads-cache.ts\`); the session's token is verified once and kept until it
-expires, while the allowed list and revocation are read on every request. The gallery's and the list's cost then differ by the
-session check and the size of the answer (50 items of 18 fields against 24 of 10, about ${
+to every admin until then (\`server/utils/admin/uploads-cache.ts\`). The gallery's and the list's cost then differ by the
+session check (the token verified with jose, the revocation read) and the size of the answer (50 items of 18 fields against 24 of 10, about ${
   (find(smallest, 'q')!.service.bytesPerAnswer / 1000).toFixed(0)} kB against ${(find(smallest, 'first')!.service.bytesPerAnswer / 1000).toFixed(0)} kB).${
   cold ? ' "Never from memory" spells q in other capitals on every request (the same search, the same rows): each list is then made anew.' : ''}
 
