@@ -6,12 +6,13 @@ export default defineEventHandler(async (event) => {
   const { format, url } = await readQueryAs(event, qrcodeQuerySchema)
   const target = await resolveQrTarget(event, url)
   const request = await describeQrCode(format, target)
+  const fileName = qrFileName(format, (await getEventSettings()).coupleNames)
 
-  const etag = qrEtag(request)
+  const etag = qrEtag(request, fileName)
   setResponseHeaders(event, { 'etag': etag, 'cache-control': qrCacheControl(format) })
   if (ifNoneMatchHits(getRequestHeader(event, 'if-none-match'), etag)) return sendNoContent(event, 304)
 
-  const { headers, body } = await renderQrCode(request)
+  const { headers, body } = await renderQrCode(request, fileName)
   // Chrome's PDF viewer is a plugin that the API's restrictive policy would block.
   if (format === 'pdf') removeResponseHeader(event, 'content-security-policy')
   setResponseHeaders(event, headers)

@@ -2,6 +2,7 @@ import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api, login, type JsonResponse } from '../support/http'
+import { openDatabase } from '../support/seed'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer, type TestServer } from '../support/server'
 
 const key = new TextEncoder().encode(SESSION_SECRET)
@@ -99,6 +100,35 @@ describe('admin sessions', () => {
     expect(out.headers.get('set-cookie')).toMatch(/^em_admin=;.*Max-Age=0/)
     expect((await me(cookie)).status).toBe(401)
     expect((await api(server.url, '/api/admin/event', { cookie })).status).toBe(401)
+  })
+
+  it('a session verified before is still checked for revocation on every request: revoked by another instance, it answers 401 at once', async () => {
+    const cookie = await login(server.url)
+    expect((await me(cookie)).status).toBe(200)
+    expect((await api(server.url, '/api/admin/uploads', { cookie })).status).toBe(200)
+    // Another instance's logout is a row in the shared database, nothing this process hears of.
+    const claims = JSON.parse(Buffer.from(cookie.split('=')[1]!.split('.')[1]!, 'base64url').toString())
+    const db = openDatabase(server.dbPath)
+    try {
+      await db.execute({ sql: 'insert into revoked_tokens (jti, expires_at) values (?, ?)', args: [claims.jti, claims.exp * 1000] })
+    }
+    finally {
+      db.close()
+    }
+    const after = await me(cookie)
+    expect(after.status).toBe(401)
+    expect(after.body.data).toEqual({ code: 'UNAUTHENTICATED' })
+    expect((await api(server.url, '/api/admin/uploads', { cookie })).status).toBe(401)
+  })
+
+  it('a session verified before ends with its token: once expired it answers 401', async () => {
+    const expires = Math.floor(Date.now() / 1000) + 2
+    const cookie = `em_admin=${await token({ sub: ADMIN_EMAIL }, { exp: expires })}`
+    expect((await me(cookie)).status).toBe(200)
+    await new Promise(resolve => setTimeout(resolve, expires * 1000 - Date.now() + 50))
+    const after = await me(cookie)
+    expect(after.status).toBe(401)
+    expect(after.body.data).toEqual({ code: 'UNAUTHENTICATED' })
   })
 
   it('a state-changing admin call from another site is 403 FORBIDDEN_ORIGIN, same origin passes', async () => {

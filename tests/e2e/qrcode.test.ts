@@ -205,6 +205,21 @@ describe('GET /api/qrcode', () => {
       expect(pdfText(after.body)).toContain('Ana & Bruno')
     })
 
+    it('names every format\'s file after the couple as the admin\'s download links do, and a new name is a new ETag', async () => {
+      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João' } })
+      const svg = await get(server, qrPath({ format: 'svg' }))
+      for (const format of ['png', 'svg', 'pdf']) {
+        const res = await get(server, qrPath({ format }))
+        expect(res.status).toBe(200)
+        expect(res.headers['content-disposition']).toBe(`inline; filename="qr-ana-e-joao.${format}"`)
+      }
+      await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Márcia & Zé' } })
+      const renamed = await get(server, qrPath({ format: 'svg' }), { 'if-none-match': svg.headers.etag as string })
+      expect(renamed.status).toBe(200)
+      expect(renamed.headers['content-disposition']).toBe('inline; filename="qr-marcia-e-ze.svg"')
+      expect(renamed.body.equals(svg.body)).toBe(true)
+    })
+
     it('gives each origin its own ETag', async () => {
       const here = await get(server, '/api/qrcode')
       const there = await get(server, '/api/qrcode', { host: `localhost:${server.port}` })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fileSlug } from '../../utils/file-slug'
+import { fileSlug } from '../../shared/file-slug'
 
 describe('fileSlug', () => {
   it('turns the couple names into a file name stem: accents dropped, "&" read as "e"', () => {

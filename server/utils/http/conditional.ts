@@ -49,7 +49,7 @@ function configFingerprint(): string {
 }
 
 /** A query as a stable string: the validated object, keys sorted, absent values left out. */
-function normalizedQuery(query: Record<string, unknown>): string {
+export function normalizedQuery(query: Record<string, unknown>): string {
   return JSON.stringify(Object.keys(query).sort().filter(key => query[key] !== undefined).map(key => [key, query[key]]))
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { fileSlug } from '#shared/file-slug'
 import type { QrFormat } from '#shared/schemas/qrcode'
 import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
 import { qrMatrix, renderQrPng, renderQrSvg } from './render'
@@ -43,14 +44,23 @@ export async function describeQrCode(format: QrFormat, url: string): Promise<QrR
 }
 
 /**
+ * The name a saved file gets, the same as the admin's download links give it (`qr-ana-e-joao.pdf`):
+ * a link opened some other way (a new tab, another device) saves under the same name.
+ */
+export function qrFileName(format: QrFormat, coupleNames: string): string {
+  return `qr-${fileSlug(coupleNames)}.${format}`
+}
+
+/**
  * A strong validator computed from the inputs rather than the output, so a conditional request is
  * answered 304 without drawing anything. It is sound because rendering is deterministic (a unit
- * test holds it to that).
+ * test holds it to that). The file name is part of the answer (its content-disposition) too.
  */
-export function qrEtag(request: QrRequest): string {
+export function qrEtag(request: QrRequest, fileName?: string): string {
   const inputs = request.format === 'pdf'
     ? [RENDERING_VERSION, request.format, request.url, request.card.coupleNames, request.card.eventDate, request.card.issuedAt.getTime()]
     : [RENDERING_VERSION, request.format, request.url]
+  if (fileName) inputs.push(fileName)
   return `"qr-${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url').slice(0, 32)}"`
 }
 
@@ -65,10 +75,11 @@ export function qrCacheControl(format: QrFormat): string {
   return CACHE_CONTROL[format]
 }
 
-function responseHeaders(format: QrFormat): Record<string, string> {
+function responseHeaders(format: QrFormat, fileName: string): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': CONTENT_TYPES[format],
-    'content-disposition': `inline; filename="qrcode.${format}"`,
+    // fileSlug leaves only [a-z0-9-]: nothing to escape in the quoted name.
+    'content-disposition': `inline; filename="${fileName}"`,
     'x-content-type-options': 'nosniff',
   }
   // An SVG opened on its own is a document of this origin: let it run and load nothing. (Not on
@@ -77,9 +88,9 @@ function responseHeaders(format: QrFormat): Record<string, string> {
   return headers
 }
 
-export async function renderQrCode(request: QrRequest): Promise<{ headers: Record<string, string>, body: Buffer | string }> {
+export async function renderQrCode(request: QrRequest, fileName = `qrcode.${request.format}`): Promise<{ headers: Record<string, string>, body: Buffer | string }> {
   const matrix = qrMatrix(request.url)
-  const headers = responseHeaders(request.format)
+  const headers = responseHeaders(request.format, fileName)
   switch (request.format) {
     case 'png':
       return { headers, body: await renderQrPng(matrix) }

@@ -6,5 +6,5 @@ export default defineEventHandler(async (event) => {
   // `isCover` comes from the event settings; the originals' URLs are signed (`signed`).
   const tag = dataTag({ answer: 'admin-uploads', versions: await readDataVersions(), dependsOn: ['uploads', 'event'], query, signed: true })
   if (notModified(event, tag, 'admin')) return null
-  return listAdminUploads(query)
+  return encodeJsonAnswer(event, await cachedAdminUploads(event, query, tag))
 })
