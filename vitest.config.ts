@@ -40,7 +40,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at once: a browser file mostly waits on its page and server, and serial
+          // browser files made the whole suite longer than CI's budget.
+          maxWorkers: 2,
           sequence: { groupOrder: 3 },
         },
       },
