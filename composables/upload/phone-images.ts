@@ -1,9 +1,9 @@
 import { PUBLIC_IMAGE_VARIANT_NAMES } from '#shared/media/public-image'
 import type { PublicImagesDeclaration, PublicImagesUploadResponse } from '#shared/schemas/public-images'
+import { sendBestEffort } from './best-effort'
 import { makePublicImages, type PublicImages } from './public-images'
 import { loadPublicImages, savePublicImages } from './store'
 import { postJson, putBlob } from './transport'
-import { orAbort } from './video-poster'
 
 /*
  * A photo's public images on their way (issue 15): made on the phone once (public-images.ts),
@@ -33,28 +33,13 @@ export async function publicImagesOf(key: string, file: Blob, signal: AbortSigna
  * (exact types and sizes), then the three bytes side by side. Answers whether all arrived; never
  * throws, and gives up after SEND_TIMEOUT_MS or when `signal` (the guest removing the file) aborts.
  */
-export async function sendPublicImages(uploadId: string, images: Promise<PublicImages | null>, signal: AbortSignal): Promise<boolean> {
-  const controller = new AbortController()
-  const stop = () => controller.abort()
-  const timer = setTimeout(stop, SEND_TIMEOUT_MS)
-  if (signal.aborted) stop()
-  else signal.addEventListener('abort', stop, { once: true })
-  try {
-    const made = await orAbort(images, controller.signal)
-    if (!made || controller.signal.aborted) return false
+export function sendPublicImages(uploadId: string, images: Promise<PublicImages | null>, signal: AbortSignal): Promise<boolean> {
+  return sendBestEffort(images, signal, SEND_TIMEOUT_MS, async (made, sending) => {
     // No zod here (it would weigh on every guest page's first load): makePublicImages only hands
     // out images that passed the server's own check, and the server validates the declaration.
     const declared = Object.fromEntries(PUBLIC_IMAGE_VARIANT_NAMES.map(variant => [variant, { contentType: made[variant].type, size: made[variant].size }])) as PublicImagesDeclaration
-    const targets = await postJson<PublicImagesUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/public-images`, declared, controller.signal)
+    const targets = await postJson<PublicImagesUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/public-images`, declared, sending)
     await Promise.all(PUBLIC_IMAGE_VARIANT_NAMES.map(variant =>
-      putBlob(targets.upload[variant].url, made[variant], targets.upload[variant].headers, () => undefined, controller.signal)))
-    return true
-  }
-  catch {
-    return false
-  }
-  finally {
-    clearTimeout(timer)
-    signal.removeEventListener('abort', stop)
-  }
+      putBlob(targets.upload[variant].url, made[variant], targets.upload[variant].headers, () => undefined, sending)))
+  })
 }

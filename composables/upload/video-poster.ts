@@ -1,5 +1,6 @@
 import { POSTER_MAX_BYTES } from '#shared/limits'
 import type { PosterUploadResponse } from '#shared/schemas/upload'
+import { sendBestEffort } from './best-effort'
 import { withDetachedVideo } from './detached-video'
 import { postJson, putBlob } from './transport'
 
@@ -58,40 +59,15 @@ export function captureVideoPoster(file: Blob): Promise<Blob | null> {
   }).catch(() => null)
 }
 
-/** Resolves null when `signal` aborts, so a stuck capture cannot hold anything up. */
-export function orAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(null)
-    const onAbort = () => resolve(null)
-    signal.addEventListener('abort', onAbort, { once: true })
-    work.then(resolve, () => resolve(null)).finally(() => signal.removeEventListener('abort', onAbort))
-  })
-}
-
 /**
  * Sends a captured poster for an upload not yet confirmed: asks the server for a signed URL and
  * PUTs the JPEG there. Answers whether it arrived; never throws, and gives up after
  * SEND_TIMEOUT_MS or when `signal` (the guest cancelling the file) aborts.
  */
-export async function sendVideoPoster(uploadId: string, poster: Promise<Blob | null>, signal: AbortSignal): Promise<boolean> {
-  const controller = new AbortController()
-  const stop = () => controller.abort()
-  const timer = setTimeout(stop, SEND_TIMEOUT_MS)
-  if (signal.aborted) stop()
-  else signal.addEventListener('abort', stop, { once: true })
-  try {
-    const blob = await orAbort(poster, controller.signal)
-    if (!blob || controller.signal.aborted) return false
-    const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/poster`, { contentType: 'image/jpeg', size: blob.size }, controller.signal)
-    await putBlob(target.upload.url, blob, target.upload.headers, () => undefined, controller.signal)
-    return true
-  }
-  catch {
-    // No poster: the gallery draws the video's own first frame instead.
-    return false
-  }
-  finally {
-    clearTimeout(timer)
-    signal.removeEventListener('abort', stop)
-  }
+export function sendVideoPoster(uploadId: string, poster: Promise<Blob | null>, signal: AbortSignal): Promise<boolean> {
+  // No poster: the gallery draws the video's own first frame instead.
+  return sendBestEffort(poster, signal, SEND_TIMEOUT_MS, async (blob, sending) => {
+    const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/poster`, { contentType: 'image/jpeg', size: blob.size }, sending)
+    await putBlob(target.upload.url, blob, target.upload.headers, () => undefined, sending)
+  })
 }
