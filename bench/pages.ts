@@ -111,8 +111,9 @@ function scriptWeights(entries: Loaded[]): ScriptWeight[] {
   return [...byPath.values()]
 }
 
-async function firstLoad(browser: Browser, base: string, path: string): Promise<PageWeight> {
-  const context = await browser.newContext({ ...PHONE, baseURL: base })
+/** One first visit from an empty profile: every response the page loaded (data: URLs aside), with its bytes on the wire. */
+async function firstVisit(browser: Browser, base: string, path: string, device: typeof PHONE | typeof PHONE_3X): Promise<Loaded[]> {
+  const context = await browser.newContext({ ...device, baseURL: base })
   try {
     const page = await context.newPage()
     const cdp = await context.newCDPSession(page)
@@ -120,13 +121,17 @@ async function firstLoad(browser: Browser, base: string, path: string): Promise<
     await cdp.send('Network.setExtraHTTPHeaders', { headers: ACCEPT_GZIP })
     const loaded = recordNetwork(cdp)
     await page.goto(path, { waitUntil: 'networkidle' })
-    const entries = [...loaded.values()].filter(entry => !entry.url.startsWith('data:'))
-    const fromNetwork = entries.filter(entry => entry.wire > 0)
-    return { path, requests: fromNetwork.length, wire: fromNetwork.reduce((sum, entry) => sum + entry.wire, 0), js: scriptWeights(entries) }
+    return [...loaded.values()].filter(entry => !entry.url.startsWith('data:'))
   }
   finally {
     await context.close()
   }
+}
+
+async function firstLoad(browser: Browser, base: string, path: string): Promise<PageWeight> {
+  const entries = await firstVisit(browser, base, path, PHONE)
+  const fromNetwork = entries.filter(entry => entry.wire > 0)
+  return { path, requests: fromNetwork.length, wire: fromNetwork.reduce((sum, entry) => sum + entry.wire, 0), js: scriptWeights(entries) }
 }
 
 interface MediaWeight {
@@ -142,32 +147,20 @@ interface MediaWeight {
 
 /** One first visit on the 3× phone, its bytes sorted by kind (videos fetched by a page show up here). */
 async function mediaLoad(browser: Browser, base: string, path: string): Promise<MediaWeight> {
-  const context = await browser.newContext({ ...PHONE_3X, baseURL: base })
-  try {
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('Network.enable')
-    await cdp.send('Network.setExtraHTTPHeaders', { headers: ACCEPT_GZIP })
-    const loaded = recordNetwork(cdp)
-    await page.goto(path, { waitUntil: 'networkidle' })
-    const entries = [...loaded.values()].filter(entry => !entry.url.startsWith('data:') && entry.wire > 0)
-    const isVideo = (entry: Loaded) => entry.mimeType.startsWith('video/') || /\.(mp4|mov|webm)$/.test(new URL(entry.url).pathname)
-    const images = entries.filter(entry => entry.mimeType.startsWith('image/'))
-    const videos = entries.filter(isVideo)
-    const sum = (list: Loaded[]) => list.reduce((total, entry) => total + entry.wire, 0)
-    return {
-      path,
-      requests: entries.length,
-      wire: sum(entries),
-      images: sum(images),
-      imageRequests: images.length,
-      video: sum(videos),
-      videoRequests: videos.length,
-      scripts: sum(entries.filter(entry => entry.mimeType.includes('javascript'))),
-    }
-  }
-  finally {
-    await context.close()
+  const entries = (await firstVisit(browser, base, path, PHONE_3X)).filter(entry => entry.wire > 0)
+  const isVideo = (entry: Loaded) => entry.mimeType.startsWith('video/') || /\.(mp4|mov|webm)$/.test(new URL(entry.url).pathname)
+  const images = entries.filter(entry => entry.mimeType.startsWith('image/'))
+  const videos = entries.filter(isVideo)
+  const sum = (list: Loaded[]) => list.reduce((total, entry) => total + entry.wire, 0)
+  return {
+    path,
+    requests: entries.length,
+    wire: sum(entries),
+    images: sum(images),
+    imageRequests: images.length,
+    video: sum(videos),
+    videoRequests: videos.length,
+    scripts: sum(entries.filter(entry => entry.mimeType.includes('javascript'))),
   }
 }
 
