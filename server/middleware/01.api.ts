@@ -86,12 +86,6 @@ export default defineEventHandler(async (event) => {
   }
   // Health answers for itself, even while the database cannot be opened.
   if (event.path === '/api/health') return
-  try {
-    await dbReady()
-  }
-  catch (error) {
-    console.error('[db] not ready:', error instanceof Error ? error.message : error)
-    throw apiError(503, ErrorCode.DATABASE_UNAVAILABLE, 'Database unavailable')
-  }
+  await dbReadyForRequest()
   sweepOnTraffic(event)
 })

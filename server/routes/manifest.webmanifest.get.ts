@@ -9,6 +9,8 @@ const manifestQuerySchema = z.strictObject({
 /** The web app manifest, named after the event: read at every request, so a renamed event shows. */
 export default defineEventHandler(async (event) => {
   const query = await readQueryAs(event, manifestQuerySchema)
+  // Outside /api, so the API middleware has not made the database ready for it.
+  await dbReadyForRequest()
   const { coupleNames } = await getEventSettings()
   setResponseHeader(event, 'content-type', 'application/manifest+json; charset=utf-8')
   setResponseHeader(event, 'cache-control', 'no-cache')

@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from '../../db/schema'
+import { ErrorCode } from '#shared/errors'
 import { applyMigrations } from './migrations'
 
 export type Db = LibSQLDatabase<typeof schema>
@@ -53,6 +54,21 @@ export function dbReady(): Promise<void> {
     throw error
   })
   return ready
+}
+
+/**
+ * `dbReady()` for a request that reads the database: the first one after a start applies the
+ * migrations, whichever route it is (an API call, or the web app manifest a screen fetches first
+ * after a power cut); a database that cannot be opened answers 503 DATABASE_UNAVAILABLE.
+ */
+export async function dbReadyForRequest(): Promise<void> {
+  try {
+    await dbReady()
+  }
+  catch (error) {
+    console.error('[db] not ready:', error instanceof Error ? error.message : error)
+    throw apiError(503, ErrorCode.DATABASE_UNAVAILABLE, 'Database unavailable')
+  }
 }
 
 export function isDatabaseBusy(error: unknown): boolean {
