@@ -98,6 +98,10 @@ describe('admin login and session (browser)', () => {
 
   it('after a forced re-login the email is already filled in, never the password', async () => {
     const page = await open('/admin/login')
+    // The admin is rendered in the browser: its form and title come after \`load\`, and axe must
+    // look at the page the admin sees, not the empty shell before it mounts.
+    await page.locator('[data-testid=login]').waitFor()
+    await page.waitForFunction(() => document.title !== '')
     await expectAccessible(page, 'the login page')
     await loginThroughForm(page)
     await page.waitForURL(url => url.pathname === '/admin')
