@@ -5,6 +5,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from '../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { applyMigrations } from './migrations'
+import { withWriteTurns } from './db-write-turns'
 
 export type Db = LibSQLDatabase<typeof schema>
 /** What a `useDb().transaction(…)` callback gets: queries that commit or roll back together. */
@@ -24,13 +25,16 @@ export function useDbClient(): Client {
   const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS } = useConfig()
   const path = localPath(DATABASE_URL)
   if (path) mkdirSync(dirname(path), { recursive: true })
-  client = createClient({
+  const opened = createClient({
     url: DATABASE_URL,
     authToken: DATABASE_AUTH_TOKEN,
     // A busy timeout on every pooled connection (including those a transaction holds), so a
-    // writer waits for another instead of failing at once with SQLITE_BUSY.
+    // writer waits for another process's instead of failing at once with SQLITE_BUSY.
     timeout: DATABASE_BUSY_TIMEOUT_MS,
   })
+  // This process's own writers take turns without blocking the event loop (db-write-turns.ts);
+  // a remote database (Turso) answers over the network and needs none.
+  client = path ? withWriteTurns(opened, DATABASE_BUSY_TIMEOUT_MS) : opened
   return client
 }
 
