@@ -17,12 +17,17 @@ export interface AxeFinding {
 }
 
 /**
- * Runs axe-core on the page as it is now and returns its serious and critical violations.
+ * Runs axe-core on the page as it is once its animations have ended, and returns its serious and critical violations.
  * `page.evaluate` (CDP) runs the source whatever the page's CSP says; an injected <script> tag
  * would be refused by the pages' nonce + 'strict-dynamic' policy. Frames are left out: the only
  * one is the admin's PDF card preview, which holds no markup of ours.
  */
 export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeFinding[]> {
+  // Colours are measured on the page at rest: a tile still fading in (the list's 0.25 s card-in)
+  // reads as a paler badge than the one anyone sees a moment later.
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter(animation => animation.effect?.getTiming().iterations !== Infinity)
+    .map(animation => animation.finished.catch(() => undefined))))
   const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object')
   if (!loaded) await page.evaluate(axeSource)
   const found = await page.evaluate(async (excluded) => {
