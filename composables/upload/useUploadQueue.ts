@@ -149,13 +149,15 @@ function createQueue() {
   async function restore() {
     const records = await store.loadRecords()
     let resumed = 0
-    for (const record of records) {
+    for (let record of records) {
       if (find(record.key) || removed.has(record.key)) continue
       if (record.done && Date.now() - record.addedAt > FINISHED_KEPT_MS) {
         await store.remove(record.key)
         continue
       }
       const file = record.done ? null : await store.loadFile(record.key)
+      // The service worker may have sent it (and let its bytes go) between the two reads.
+      if (!record.done && !file) record = await store.loadRecord(record.key) ?? record
       const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
       if (record.done) {
         item.phase = record.duplicate ? 'duplicate' : 'done'
