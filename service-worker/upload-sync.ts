@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { ApiError } from '~/utils/api-error'
 import { isAbort } from '../composables/upload/abort'
+import { isOffline, sleep } from '../composables/upload/backoff'
 import { UPLOAD_SYNC_TAG } from '../composables/upload/background-sync'
 import { toRecord, type QueueItem } from '../composables/upload/item'
 import { withItemLock } from '../composables/upload/item-lock'
@@ -30,6 +31,13 @@ const SYNC_BUDGET_MS = 150_000
 const LOCK_WAIT_MS = 15_000
 /** Requests with no answer while the browser says it is online before this sync gives a file up. */
 const MAX_LOST_CONNECTIONS = 3
+/**
+ * A cut shorter than this is waited out, and parts already on the wire finish meanwhile (their
+ * acknowledgement kept); a longer one ends the sync, and the browser fires another once the
+ * network is back.
+ */
+const OFFLINE_GRACE_MS = 10_000
+const OFFLINE_POLL_MS = 500
 
 /** A sync event (Background Sync; not in TypeScript's worker types, Chromium only). */
 interface SyncEvent extends ExtendableEvent {
@@ -40,8 +48,13 @@ const workerTransfer: TransferEnvironment = {
   put: putBlobByFetch,
   // A worker cannot start a worker of its own: a large file is hashed here, in chunks.
   hash: async bytes => (await sha256OneShot(bytes)) ?? sha256OfChunks(bytes),
-  // Offline again: this sync ends, and the browser fires another once the network is back.
-  waitForNetwork: () => Promise.reject(new ApiError(null, null)),
+  waitForNetwork: async (signal) => {
+    const deadline = Date.now() + OFFLINE_GRACE_MS
+    while (isOffline()) {
+      if (Date.now() >= deadline) throw new ApiError(null, null)
+      await sleep(OFFLINE_POLL_MS, signal)
+    }
+  },
   maxLostConnections: MAX_LOST_CONNECTIONS,
 }
 

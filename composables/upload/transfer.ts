@@ -35,7 +35,8 @@ export interface TransferEnvironment {
   hash: (bytes: Blob) => Promise<string>
   /**
    * Called while the browser is offline: the page waits for the network; the service worker
-   * throws, ending its sync event so the browser tries again once the network is back.
+   * waits a few seconds at most, then throws, ending its sync event so the browser tries again
+   * once the network is back.
    */
   waitForNetwork: (signal: AbortSignal) => Promise<void>
   /**

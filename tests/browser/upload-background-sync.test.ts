@@ -5,12 +5,16 @@ import { chromium, type BrowserContext, type CDPSession, type Page, type Worker 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
-import { noisyJpeg, photo, tempDir } from '../support/media'
+import { MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { PHONE, until } from './support/browser'
 import { uploadRows } from './support/db'
 import { startProxy, type SeenRequest, type TestProxy } from './support/proxy'
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+
+/** A video just over six 10 MiB parts: seven parts, so a multipart upload. */
+const VIDEO_SIZE = 60 * MiB + 123_457
+const VIDEO_PARTS = 7
 
 /** The tag the page registers (composables/upload/background-sync.ts). */
 const SYNC_TAG = 'upload-queue'
@@ -211,6 +215,53 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const stored = await confirmedRow('IMG_REOPEN.jpg')
     expect(sha256(join(server.mediaDir, stored!.storage_key))).toBe(sha256(file))
   }, 150_000)
+
+  it('a 60 MiB video left by the closed tab goes in parts from the worker, across two syncs, never a part twice', async () => {
+    context = await phoneProfile()
+    const page = await openUploadPage(context)
+    const video = paddedClip(dir, 'VID_SYNC.mp4', VIDEO_SIZE)
+    await context.setOffline(true)
+    await page.fill('[name=message]', 'Enviado pelo service worker')
+    await page.setInputFiles('input[type=file]', [video])
+    const row = page.locator('[data-testid=upload-item]')
+    await until(async () => (await row.count()) === 1, 15_000, 'the row')
+    await page.click('[data-testid=send]')
+    await until(async () => (await row.getAttribute('data-phase')) === 'paused', 30_000, 'hashed and waiting for the network')
+    const worker = context.serviceWorkers()[0]!
+    const control = await workerControl(context)
+    const from = proxy.seen.length
+    await page.close()
+    await until(async () => (await worker.evaluate(() => navigator.locks.query())).held?.length === 0, 10_000, 'the closed page\'s lock let go')
+
+    // The first sync: the network returns, then drops again after two parts.
+    const storedParts = () => proxy.seen.slice(from).filter(entry => entry.method === 'PUT' && entry.part !== null && entry.status === 200).length
+    proxy.setThrottle(6 * MiB)
+    const restoredAt = Date.now()
+    await context.setOffline(false)
+    await until(() => storedParts() >= 2, 60_000, 'two parts stored by the worker')
+    await context.setOffline(true)
+    // (Bodies already on the wire finish; the worker's next requests fail, and its sync ends.)
+    await until(async () => (await worker.evaluate(() => navigator.locks.query())).held?.length === 0, 30_000, 'the worker\'s first sync over')
+    const storedInFirstSync = storedParts()
+    expect(storedInFirstSync).toBeLessThan(VIDEO_PARTS)
+
+    // The second sync. Chromium retries a failed sync only minutes later (its own back-off), so
+    // the test fires that retry now through CDP, with the network back.
+    await context.setOffline(false)
+    proxy.setThrottle(0)
+    await control.dispatchSync()
+    const stored = await until(() => confirmedRow('VID_SYNC.mp4'), 90_000, 'the video confirmed by the worker')
+    expect(stored).toMatchObject({ status: 'approved', kind: 'video', content_type: 'video/mp4', size: VIDEO_SIZE, message: 'Enviado pelo service worker' })
+    // Hashed in the worker, in chunks (no worker of its own to start), as the page would have.
+    expect(stored.content_hash).toBe(sha256(video))
+    expect(sha256(join(server.mediaDir, stored.storage_key))).toBe(sha256(video))
+    // Every part once: the second sync asked fresh URLs for the missing ones only.
+    expect([...proxy.partsStored().entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: VIDEO_PARTS }, (_, i) => [i + 1, 1]))
+    const script = `${proxy.url}/sw.js`
+    expect(inits(from).filter(entry => entry.referer === script)).toHaveLength(1)
+    expect(proxy.seen.slice(from).filter(entry => entry.method === 'PUT' && entry.part !== null && entry.referer !== script)).toEqual([])
+    expect(inits(from).filter(entry => entry.referer !== script).every(entry => entry.at <= restoredAt)).toBe(true)
+  }, 180_000)
 
   it('a sync fired while the page sends a file waits for it, and the file goes once: one init, one PUT, one confirm', async () => {
     context = await phoneProfile()
