@@ -2,8 +2,9 @@ import { fileURLToPath } from 'node:url'
 import { defineVitestProject } from '@nuxt/test-utils/config'
 import { defineConfig } from 'vitest/config'
 
-// Nuxt's alias for shared/, which server and shared code import through; plain vitest knows no aliases.
-const sharedAlias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)) }
+// Nuxt's aliases for shared/ and the app's root, which server, shared and front-end code import
+// through; plain vitest knows no aliases.
+const sharedAlias = { '#shared': fileURLToPath(new URL('./shared', import.meta.url)), '~': fileURLToPath(new URL('.', import.meta.url)) }
 
 // Unit tests import server/shared code directly; nuxt tests mount composables and components in
 // @nuxt/test-utils' Nuxt environment (happy-dom, auto-imports, `mountSuspended`); e2e and browser

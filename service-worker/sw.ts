@@ -10,6 +10,7 @@ import { mediaAddresses, removedFromAnswer, withoutItems } from './gallery-remov
 import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isGalleryMedia, MEDIA_CACHE, SHELL_PATH } from './addresses'
 import { byteBudget } from './media-budget'
 import { offlineShellResponse } from './offline-shell'
+import { listenForUploadSync } from './upload-sync'
 
 /**
  * The service worker of the venue screen and the guests' pages (issue 19). What it keeps:
@@ -21,6 +22,8 @@ import { offlineShellResponse } from './offline-shell'
  * - the gallery's images (display images, thumbnails, posters), cache first: their addresses are
  *   immutable.
  * The admin stays online-only: nothing an admin page asks for, and no admin page, enters a cache.
+ * It also sends a guest's queued uploads when the network returns, with the tab closed
+ * (Background Sync, upload-sync.ts).
  */
 declare let self: ServiceWorkerGlobalScope
 
@@ -55,6 +58,8 @@ clientsClaim()
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
 })
+
+listenForUploadSync(self)
 
 /** Nothing asked by an admin page (or for one) is handled here, let alone cached. */
 function fromAdmin(request: Request): boolean {

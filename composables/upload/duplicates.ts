@@ -1,4 +1,3 @@
-import { hashBlob } from './file-hash'
 import type { QueueItem } from './item'
 
 /**
@@ -9,11 +8,12 @@ import type { QueueItem } from './item'
 
 /**
  * Hashes the bytes about to be sent, once per item: kept with the record, so a resumed upload
- * declares the same hash. Best effort: a file that cannot be hashed goes without one.
+ * declares the same hash. Best effort: a file that cannot be hashed goes without one. `hash` is the
+ * page's (file-hash.ts) or the service worker's, which can start no worker of its own.
  */
-export async function fingerprint(item: QueueItem, bytes: Blob, persist: (item: QueueItem) => Promise<void>): Promise<void> {
+export async function fingerprint(item: QueueItem, bytes: Blob, persist: (item: QueueItem) => Promise<void>, hash: (bytes: Blob) => Promise<string>): Promise<void> {
   if (item.hash) return
-  item.hash = await hashBlob(bytes).catch(() => null)
+  item.hash = await hash(bytes).catch(() => null)
   if (item.hash) await persist(item)
 }
 

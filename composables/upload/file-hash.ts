@@ -2,28 +2,14 @@
  * The SHA-256 (hex) of the exact bytes a file will be sent as: the server recognises bytes it
  * already has by it ("Já enviada"), and so does the queue, for a file picked twice.
  */
+import { sha256OneShot } from './sha256-one-shot'
 
 export interface FileHashRequest { id: number, blob: Blob }
 export interface FileHashReply { id: number, hash: string | null }
 
-/**
- * Up to this size one Web Crypto call hashes the file (native, and run off the main thread by
- * the browser itself); a photo is far below it. Above it, a worker reads the file in chunks.
- */
-const ONE_SHOT_MAX_BYTES = 32 * 1024 * 1024
-
 let worker: Worker | null = null
 let workerBroken = false
 let nextId = 1
-
-function toHex(buffer: ArrayBuffer): string {
-  return Array.from(new Uint8Array(buffer), byte => byte.toString(16).padStart(2, '0')).join('')
-}
-
-/** Web Crypto exists only in a secure context (https, localhost): a venue's plain-http LAN address has none. */
-function subtle(): SubtleCrypto | null {
-  return typeof crypto !== 'undefined' && crypto.subtle ? crypto.subtle : null
-}
 
 function inWorker(blob: Blob): Promise<string | null> {
   return new Promise((resolve) => {
@@ -60,9 +46,10 @@ function inWorker(blob: Blob): Promise<string | null> {
 /** Gives the page a turn between chunks when the main thread must do the hashing itself. */
 const yieldToPage = () => new Promise<void>(resolve => setTimeout(resolve, 0))
 
+/** The page's hasher: one Web Crypto call for a photo, a worker reading a video in chunks. */
 export async function hashBlob(blob: Blob): Promise<string> {
-  const crypto = subtle()
-  if (crypto && blob.size <= ONE_SHOT_MAX_BYTES) return toHex(await crypto.digest('SHA-256', await blob.arrayBuffer()))
+  const oneShot = await sha256OneShot(blob)
+  if (oneShot) return oneShot
   if (!workerBroken && typeof Worker === 'function') {
     const hash = await inWorker(blob)
     if (hash) return hash

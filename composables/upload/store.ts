@@ -66,6 +66,18 @@ export async function loadRecords(): Promise<UploadRecord[]> {
   }
 }
 
+/** One record as stored now: another sender (the service worker, another tab) may have moved it on. */
+export async function loadRecord(key: string): Promise<UploadRecord | null> {
+  const db = stores()
+  if (!db) return null
+  try {
+    return (await get<UploadRecord>(key, db.records)) ?? null
+  }
+  catch {
+    return null
+  }
+}
+
 export async function loadFile(key: string): Promise<Blob | null> {
   const db = stores()
   if (!db) return null

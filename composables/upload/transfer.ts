@@ -4,24 +4,54 @@ import type { ConfirmUploadResponse, InitAnswer, InitUploadResponse, UploadTarge
 import { withoutVideoLocation } from '#shared/media/video-location-blob'
 import { ApiError } from '~/utils/api-error'
 import { abortError, isAbort } from './abort'
-import { backoffDelay, isOffline, sleep, waitForOnline } from './backoff'
+import { backoffDelay, isOffline, sleep } from './backoff'
 import { fingerprint, markDuplicate } from './duplicates'
 import { ClientCode } from './failures'
 import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
-import { postJson, putBlob } from './transport'
-import { publicImagesOf, sendPublicImages } from './phone-images'
+import { postJson, type PutBlob } from './transport'
 import { grantUndo, openUndoWindow } from './undo'
-import { captureVideoPoster, sendVideoPoster } from './video-poster'
 
 /**
  * One file's way to the server: init (or resume), fresh signed URLs, the bytes (one PUT, or parts
  * side by side), the poster of a video, and confirm; each request retried until it succeeds or
- * fails for a reason retrying cannot fix.
+ * fails for a reason retrying cannot fix. It runs in the page and in the service worker's
+ * Background Sync (service-worker/upload-sync.ts): what differs between the two is handed in as a
+ * TransferEnvironment (page-transfer.ts is the page's).
  */
+
+/**
+ * A best-effort extra made while a file's bytes go and sent just before its confirm (a video's
+ * poster, a photo's public images): `send` answers whether it arrived and never throws.
+ */
+export interface TransferExtra {
+  send: (uploadId: string, signal: AbortSignal) => Promise<boolean>
+}
+
+/** What one file's way needs from where it runs: a page (a document, workers, XHR) or the service worker (none of them). */
+export interface TransferEnvironment {
+  /** PUTs bytes to a signed URL, reporting the bytes sent when it can. */
+  put: PutBlob
+  /** SHA-256 (hex) of the bytes about to be sent. */
+  hash: (bytes: Blob) => Promise<string>
+  /**
+   * Called while the browser is offline: the page waits for the network; the service worker
+   * waits a few seconds at most, then throws, ending its sync event so the browser tries again
+   * once the network is back.
+   */
+  waitForNetwork: (signal: AbortSignal) => Promise<void>
+  /**
+   * Requests that got no answer while the browser says it is online, before the file gives up:
+   * the page never does (a phone's connection comes back), the service worker soon does (its
+   * sync event has minutes, and the browser fires another later).
+   */
+  maxLostConnections: number
+  /** The extras of this file, started now; none where they cannot be made (no document). */
+  extras?: (item: QueueItem, file: Blob, signal: AbortSignal) => TransferExtra[]
+}
 
 /** Parts of one large file sent at the same time. */
 const PART_CONCURRENCY = 3
-/** A server error (5xx) this many times in a row ends the attempt; a lost connection never does. */
+/** A server error (5xx) this many times in a row ends the attempt; a lost connection, only as TransferEnvironment says. */
 const MAX_SERVER_FAILURES = 6
 /** Presigned URLs this close to expiry are renewed before use. */
 const URL_MARGIN_MS = 60_000
@@ -39,13 +69,23 @@ interface Destination {
   expiresAt: number
 }
 
+/** One file on its way: the item, the guest's cancel, how its progress is saved, and where it runs. */
+interface Trip {
+  item: QueueItem
+  signal: AbortSignal
+  persist: Persist
+  env: TransferEnvironment
+}
+
 /**
  * Runs a request until it succeeds or fails for a reason retrying cannot fix. While the browser
- * is offline it waits for the connection without counting; otherwise it backs off exponentially
- * (or as long as the server's `retry-after` says).
+ * is offline it waits for the connection without counting (or, in the service worker, gives up:
+ * see TransferEnvironment); otherwise it backs off exponentially (or as long as the server's
+ * `retry-after` says).
  */
-async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: ItemPhase, operation: () => Promise<T>): Promise<T> {
+async function retrying<T>({ item, env }: Trip, signal: AbortSignal, activePhase: ItemPhase, operation: () => Promise<T>): Promise<T> {
   let serverFailures = 0
+  let lostConnections = 0
   let attempt = 0
   for (;;) {
     try {
@@ -59,11 +99,12 @@ async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: It
       if (!error.transient && !renewedUrl) throw error
       if (isOffline()) {
         item.phase = 'paused'
-        await waitForOnline(signal)
+        await env.waitForNetwork(signal)
         item.phase = activePhase
         continue
       }
       if (error.status !== null && !renewedUrl && ++serverFailures > MAX_SERVER_FAILURES) throw error
+      if (error.status === null && ++lostConnections > env.maxLostConnections) throw error
       item.phase = 'retrying'
       await sleep(error.retryAfter ? error.retryAfter * 1000 : backoffDelay(attempt++), signal)
       item.phase = activePhase
@@ -72,7 +113,8 @@ async function retrying<T>(item: QueueItem, signal: AbortSignal, activePhase: It
 }
 
 /** Null when the server already has these bytes (the item is then marked a duplicate). */
-async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination | null> {
+async function init(trip: Trip): Promise<Destination | null> {
+  const { item, signal, persist } = trip
   const body = {
     fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
     contentType: item.contentType,
@@ -82,7 +124,7 @@ async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Pro
     message: item.message,
     ...(item.hash ? { hash: item.hash } : {}),
   }
-  const response = await retrying(item, signal, 'sending', () => postJson<InitAnswer>('/api/uploads/init', body, signal))
+  const response = await retrying(trip, signal, 'sending', () => postJson<InitAnswer>('/api/uploads/init', body, signal))
   if ('duplicate' in response) {
     markDuplicate(item, response.id)
     await persist(item)
@@ -97,25 +139,26 @@ async function init(item: QueueItem, signal: AbortSignal, persist: Persist): Pro
 }
 
 /** Fresh URLs for what is still to send (only the missing parts); null when nothing is. */
-async function refresh(item: QueueItem, signal: AbortSignal): Promise<Destination | null> {
+async function refresh(trip: Trip): Promise<Destination | null> {
+  const { item, signal } = trip
   const missing = item.uploadType === 'multipart' ? missingParts(item) : []
   if (item.uploadType === 'multipart' && missing.length === 0) return null
-  const response = await retrying(item, signal, 'sending', () =>
+  const response = await retrying(trip, signal, 'sending', () =>
     postJson<InitUploadResponse>(`/api/uploads/${item.uploadId}/refresh`, item.uploadType === 'multipart' ? { partNumbers: missing } : {}, signal))
   return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
 }
 
 /** Where to send: a new upload, or the one this file already has (after a reload, say). */
-async function destination(item: QueueItem, signal: AbortSignal, persist: Persist): Promise<Destination | null> {
-  if (!item.uploadId) return init(item, signal, persist)
+async function destination(trip: Trip): Promise<Destination | null> {
+  if (!trip.item.uploadId) return init(trip)
   try {
-    return await refresh(item, signal)
+    return await refresh(trip)
   }
   catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       // The server no longer knows it (unfinished uploads are swept after a day): start over.
-      forgetUpload(item)
-      return init(item, signal, persist)
+      forgetUpload(trip.item)
+      return init(trip)
     }
     // Confirmed already (the answer was lost on the way): confirm again gives the result.
     if (error instanceof ApiError && error.code === ErrorCode.ALREADY_CONFIRMED) return null
@@ -124,12 +167,12 @@ async function destination(item: QueueItem, signal: AbortSignal, persist: Persis
 }
 
 /** Keeps one upload's URLs fresh; concurrent parts share one renewal. */
-function urlBook(item: QueueItem, first: Destination, signal: AbortSignal) {
+function urlBook(trip: Trip, first: Destination) {
   let current = first
   let stale = false
   let renewing: Promise<void> | null = null
   const renew = () => {
-    renewing ??= refresh(item, signal).then((next) => {
+    renewing ??= refresh(trip).then((next) => {
       if (next) current = next
       stale = false
     }).finally(() => {
@@ -156,16 +199,16 @@ function urlBook(item: QueueItem, first: Destination, signal: AbortSignal) {
 type UrlBook = ReturnType<typeof urlBook>
 
 /** One PUT (the whole file or one part), retried with back-off; a refused URL is renewed first. */
-async function putWithRetry(item: QueueItem, book: UrlBook, body: Blob, partNumber: number | undefined, onProgress: (loaded: number) => void, signal: AbortSignal) {
+async function putWithRetry(trip: Trip, book: UrlBook, body: Blob, partNumber: number | undefined, onProgress: (loaded: number) => void, signal: AbortSignal) {
   let refusals = 0
-  await retrying(item, signal, 'sending', async () => {
+  await retrying(trip, signal, 'sending', async () => {
     const { url, headers } = await book.target(partNumber)
     // A failed body counts as unsent only when the next try really starts again: while the queue
     // waits for the network the bar keeps what it had reached, and a guest never sees it empty
     // or full for a file that is merely paused.
     onProgress(0)
     try {
-      await putBlob(url, body, headers, onProgress, signal)
+      await trip.env.put(url, body, headers, onProgress, signal)
     }
     catch (error) {
       if (error instanceof ApiError && error.status === 403 && refusals++ < MAX_URL_REFUSALS) {
@@ -178,13 +221,14 @@ async function putWithRetry(item: QueueItem, book: UrlBook, body: Blob, partNumb
   })
 }
 
-async function sendSingle(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal) {
-  await putWithRetry(item, book, file, undefined, (loaded) => {
-    item.sentBytes = loaded
-  }, signal)
+async function sendSingle(trip: Trip, file: Blob, book: UrlBook) {
+  await putWithRetry(trip, book, file, undefined, (loaded) => {
+    trip.item.sentBytes = loaded
+  }, trip.signal)
 }
 
-async function sendParts(item: QueueItem, file: Blob, book: UrlBook, signal: AbortSignal, persist: Persist) {
+async function sendParts(trip: Trip, file: Blob, book: UrlBook) {
+  const { item, signal, persist } = trip
   const todo = missingParts(item)
   const inFlight = new Map<number, number>()
   const showProgress = () => {
@@ -203,7 +247,7 @@ async function sendParts(item: QueueItem, file: Blob, book: UrlBook, signal: Abo
       const partNumber = todo[next++]!
       const start = (partNumber - 1) * PART_SIZE_BYTES
       const bytes = file.slice(start, start + partSize(item.size, partNumber))
-      await putWithRetry(item, book, bytes, partNumber, (loaded) => {
+      await putWithRetry(trip, book, bytes, partNumber, (loaded) => {
         inFlight.set(partNumber, loaded)
         showProgress()
       }, siblings.signal)
@@ -241,41 +285,42 @@ async function bytesToSend(item: QueueItem, file: Blob): Promise<Blob> {
  * init or resume, bytes, confirm; a confirm that finds bytes missing sends them again. Bytes the
  * server or this queue (`pickedTwice`) already has are not sent: the item comes back a duplicate.
  */
-export async function transferUpload(item: QueueItem, signal: AbortSignal, persist: Persist, pickedTwice: (item: QueueItem) => boolean = () => false) {
+export async function transferUpload(
+  item: QueueItem,
+  signal: AbortSignal,
+  persist: Persist,
+  env: TransferEnvironment,
+  pickedTwice: (item: QueueItem) => boolean = () => false,
+) {
   if (!item.file) throw new ApiError(410, ClientCode.FILE_GONE)
+  const trip: Trip = { item, signal, persist, env }
   const file = await bytesToSend(item, item.file)
-  await fingerprint(item, file, persist)
+  await fingerprint(item, file, persist, env.hash)
   if (!item.uploadId && pickedTwice(item)) return markDuplicate(item, null)
-  // A video's poster frame is drawn while its bytes go, and sent just before the confirm (the
-  // server takes it only then). Best effort: it never fails the upload, and waits seconds at most.
-  const poster = item.kind === 'video' ? captureVideoPoster(file) : null
-  let posterSentFor: string | null = null
-  // Likewise a photo's public images (phone-images.ts): made while its original goes, kept for a
-  // reload, sent just before the confirm, which then lists the photo at once.
-  const publicImages = item.kind === 'photo' ? publicImagesOf(item.key, file, signal) : null
-  let publicImagesSentFor: string | null = null
-  let target = await destination(item, signal, persist)
+  // A video's poster frame (a photo's public images) is made while its bytes go, and sent just
+  // before the confirm (the server takes it only then), once per upload. Best effort: it never
+  // fails the upload, and waits seconds at most.
+  const extras = env.extras?.(item, file, signal) ?? []
+  let extrasSentFor: string | null = null
+  let target = await destination(trip)
   for (let repairs = 0; ; repairs++) {
     if (item.duplicate) return
     if (target) {
       item.phase = 'sending'
-      const book = urlBook(item, target, signal)
-      if (target.upload.type === 'single') await sendSingle(item, file, book, signal)
-      else await sendParts(item, file, book, signal, persist)
+      const book = urlBook(trip, target)
+      if (target.upload.type === 'single') await sendSingle(trip, file, book)
+      else await sendParts(trip, file, book)
     }
     item.phase = 'finishing'
-    if (poster && item.uploadId && posterSentFor !== item.uploadId) {
-      posterSentFor = item.uploadId
-      await sendVideoPoster(item.uploadId, poster, signal)
-      if (signal.aborted) throw abortError()
-    }
-    if (publicImages && item.uploadId && publicImagesSentFor !== item.uploadId) {
-      publicImagesSentFor = item.uploadId
-      await sendPublicImages(item.uploadId, publicImages, signal)
-      if (signal.aborted) throw abortError()
+    if (extras.length && item.uploadId && extrasSentFor !== item.uploadId) {
+      extrasSentFor = item.uploadId
+      for (const extra of extras) {
+        await extra.send(item.uploadId, signal)
+        if (signal.aborted) throw abortError()
+      }
     }
     try {
-      const result = await retrying(item, signal, 'finishing', () =>
+      const result = await retrying(trip, signal, 'finishing', () =>
         postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))
       item.status = result.status
       openUndoWindow(item)
@@ -287,12 +332,12 @@ export async function transferUpload(item: QueueItem, signal: AbortSignal, persi
         const missing = Array.isArray(error.data.missingParts) ? error.data.missingParts as number[] : null
         item.partsDone = missing ? item.partsDone.filter(n => !missing.includes(n)) : []
         await persist(item)
-        target = await refresh(item, signal)
+        target = await refresh(trip)
         continue
       }
       if (error.status === 404) {
         forgetUpload(item)
-        target = await init(item, signal, persist)
+        target = await init(trip)
         continue
       }
       throw error

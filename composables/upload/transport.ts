@@ -68,17 +68,20 @@ export async function deleteSentUpload(uploadId: string, undoToken: string): Pro
 /** No progress for this long means the connection died without saying so (common on phones). */
 const STALL_TIMEOUT_MS = 60_000
 
-/**
- * PUTs a blob with XMLHttpRequest, the one browser API that reports upload progress in bytes.
- * `onProgress` gets the bytes of this request sent so far.
- */
-export function putBlob(
+/** PUTs bytes to a signed URL; `onProgress` gets the bytes of this request sent so far. Every failure is an ApiError. */
+export type PutBlob = (
   url: string,
   body: Blob,
   headers: Record<string, string> | undefined,
   onProgress: (loaded: number) => void,
   signal: AbortSignal,
-): Promise<void> {
+) => Promise<void>
+
+/**
+ * PUTs a blob with XMLHttpRequest, the one browser API that reports upload progress in bytes.
+ * `onProgress` gets the bytes of this request sent so far.
+ */
+export const putBlob: PutBlob = (url, body, headers, onProgress, signal) => {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError())
     const xhr = new XMLHttpRequest()
@@ -126,4 +129,25 @@ export function putBlob(
     armStallTimer()
     xhr.send(body)
   })
+}
+
+/**
+ * The same PUT with fetch, for the service worker (which has no XMLHttpRequest): no progress
+ * until the body has gone whole, and no stall timer (the sync event's own deadline ends a dead
+ * connection; parts already acknowledged are kept).
+ */
+export const putBlobByFetch: PutBlob = async (url, body, headers, onProgress, signal) => {
+  if (signal.aborted) throw abortError()
+  let response: Response
+  let text: string
+  try {
+    response = await fetch(url, { method: 'PUT', body, headers, signal })
+    text = await response.text()
+  }
+  catch {
+    if (signal.aborted) throw abortError()
+    throw new ApiError(null, null)
+  }
+  if (!response.ok) throw apiErrorOf(response.status, text)
+  onProgress(body.size)
 }

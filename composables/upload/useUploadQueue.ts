@@ -6,10 +6,13 @@ import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
 import { isAbort } from './abort'
 import { isOffline, wakeSleepers } from './backoff'
+import { prepareUploadSync, requestUploadSync } from './background-sync'
 import { pickedTwiceCheck } from './duplicates'
-import { describeFailure } from './failures'
-import { bytesOfDoneParts, forgetUpload, toRecord, type QueueItem } from './item'
+import { bytesOfDoneParts, toRecord, type QueueItem } from './item'
+import { withItemLock } from './item-lock'
 import { checkMediaFile } from './media-checks'
+import { pageTransfer } from './page-transfer'
+import { catchUp, isUnsent, markFailed, markSent } from './senders'
 import * as store from './store'
 import { makeThumbnail } from './thumbnail'
 import { summarize } from './summary'
@@ -75,31 +78,46 @@ function createQueue() {
     })
   }
 
+  /** Files the service worker could still send for this page once it is closed. */
+  const hasUnsent = () => items.value.some(item => isUnsent(item) && item.file)
+
+  /** Background Sync (background-sync.ts): wherever the browser has it, the queue goes on without the tab. */
+  function syncIfUnsent() {
+    if (hasUnsent()) requestUploadSync()
+  }
+
+  /**
+   * One file's send, holding its lock (item-lock.ts): the service worker may have sent it, or
+   * moved it on, while the tab was closed or while this page waited for the lock.
+   */
+  async function send(item: QueueItem, signal: AbortSignal) {
+    const stored = await store.loadRecord(item.key)
+    if (stored && !catchUp(item, stored)) {
+      if (item.done) await store.removeFile(item.key)
+      return
+    }
+    item.phase = 'sending'
+    await transferUpload(item, signal, persist, pageTransfer, pickedTwice)
+    markSent(item)
+    await persist(item)
+    // The bytes are on the server: the copy in the browser's storage is no longer needed.
+    await store.removeFile(item.key)
+  }
+
   async function run(item: QueueItem) {
     running.add(item.key)
     const controller = new AbortController()
     controllers.set(item.key, controller)
-    item.phase = 'sending'
     item.error = null
     try {
-      await transferUpload(item, controller.signal, persist, pickedTwice)
-      item.done = true
-      item.phase = item.duplicate ? 'duplicate' : 'done'
-      item.sentBytes = item.size
-      item.file = null
-      await persist(item)
-      // The bytes are on the server: the copy in the browser's storage is no longer needed.
-      await store.removeFile(item.key)
+      await withItemLock(item.key, () => send(item, controller.signal), { signal: controller.signal })
     }
     catch (error) {
       if (!isAbort(error)) {
-        const { words, final } = describeFailure(item, error)
-        // The server removed a record it refused after the bytes arrived; a new try starts over.
-        if (error instanceof ApiError && error.code === ErrorCode.CONTENT_MISMATCH) forgetUpload(item)
-        item.phase = 'error'
-        item.error = words
-        item.errorFinal = final
+        markFailed(item, error)
         await persist(item)
+        // No answer came: the worker may send it later, without this page.
+        if (error instanceof ApiError && error.status === null) syncIfUnsent()
       }
     }
     finally {
@@ -131,13 +149,15 @@ function createQueue() {
   async function restore() {
     const records = await store.loadRecords()
     let resumed = 0
-    for (const record of records) {
+    for (let record of records) {
       if (find(record.key) || removed.has(record.key)) continue
       if (record.done && Date.now() - record.addedAt > FINISHED_KEPT_MS) {
         await store.remove(record.key)
         continue
       }
       const file = record.done ? null : await store.loadFile(record.key)
+      // The service worker may have sent it (and let its bytes go) between the two reads.
+      if (!record.done && !file) record = await store.loadRecord(record.key) ?? record
       const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
       if (record.done) {
         item.phase = record.duplicate ? 'duplicate' : 'done'
@@ -162,6 +182,7 @@ function createQueue() {
     }
     resumedCount.value = resumed
     restored.value = true
+    if (isOffline()) syncIfUnsent()
     pump()
   }
 
@@ -170,6 +191,7 @@ function createQueue() {
     if (started || typeof window === 'undefined') return
     started = true
     online.value = !isOffline()
+    prepareUploadSync()
     // The queue lives as long as the tab: these listeners are added once, never per page visit.
     window.addEventListener('online', () => {
       online.value = true
@@ -178,13 +200,20 @@ function createQueue() {
     })
     window.addEventListener('offline', () => {
       online.value = false
+      syncIfUnsent()
     })
     // A phone unlocked: requests the system froze meanwhile are retried now, not after the back-off.
+    // Hidden (locked, another app) or closed: the worker may have to finish without this page.
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState !== 'visible') return
-      wakeSleepers()
-      pump()
+      if (document.visibilityState === 'visible') {
+        wakeSleepers()
+        pump()
+      }
+      else {
+        syncIfUnsent()
+      }
     })
+    window.addEventListener('pagehide', syncIfUnsent)
     void restore()
   }
 
@@ -225,6 +254,7 @@ function createQueue() {
       item.phase = 'queued'
       void persist(item)
     }
+    if (isOffline()) syncIfUnsent()
     pump()
   }
 

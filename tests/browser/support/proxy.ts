@@ -17,6 +17,8 @@ export interface SeenRequest {
   body?: string
   /** The If-None-Match the browser sent (its cache revalidating an answer). */
   ifNoneMatch?: string
+  /** Who asked: a page's address, or the service worker's script (`/sw.js`) for its own fetches. */
+  referer?: string
 }
 
 /** How to fail the next PUTs of one part: answer a status, or cut the connection. */
@@ -76,6 +78,7 @@ export async function startProxy(target: string): Promise<TestProxy> {
       path: url.pathname,
       part: url.searchParams.has('part') ? Number(url.searchParams.get('part')) : null,
       ifNoneMatch: req.headers['if-none-match'],
+      referer: req.headers.referer,
       status: null,
       at: Date.now(),
     }

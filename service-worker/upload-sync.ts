@@ -1,0 +1,147 @@
+/// <reference lib="webworker" />
+import { ApiError } from '~/utils/api-error'
+import { isAbort } from '../composables/upload/abort'
+import { isOffline, sleep } from '../composables/upload/backoff'
+import { UPLOAD_SYNC_TAG } from '../composables/upload/background-sync'
+import { toRecord, type QueueItem } from '../composables/upload/item'
+import { withItemLock } from '../composables/upload/item-lock'
+import { isUnsent, markFailed, markSent } from '../composables/upload/senders'
+import { sha256OfChunks } from '../composables/upload/sha256-chunks'
+import { sha256OneShot } from '../composables/upload/sha256-one-shot'
+import * as store from '../composables/upload/store'
+import { transferUpload, type TransferEnvironment } from '../composables/upload/transfer'
+import { deleteSentUpload, postJson, putBlobByFetch } from '../composables/upload/transport'
+
+/**
+ * Background Sync of the guest's queue (issue 19): a guest pressed send offline and closed the
+ * tab; when the network returns, Chromium wakes this worker with the page's `upload-queue` sync
+ * and it sends what the queue left in IndexedDB, the way the page would (composables/upload/
+ * transfer.ts), each file under the lock the page takes too (item-lock.ts), so no file goes twice.
+ * What the worker cannot do, it leaves out: no progress bar to feed, and no poster for a video nor
+ * public images for a photo (both need a document): the server derives a photo's images at
+ * confirm, and a video sent from here has no poster (the gallery draws its first frame).
+ */
+
+/**
+ * Chromium ends a sync event after three minutes and counts it failed: the worker stops sending
+ * before that. Parts acknowledged so far are kept, so the next sync (or the page) resumes there.
+ */
+const SYNC_BUDGET_MS = 150_000
+/** A closing page lets its locks go within moments; one that holds a file longer is alive and sending it. */
+const LOCK_WAIT_MS = 15_000
+/** Requests with no answer while the browser says it is online before this sync gives a file up. */
+const MAX_LOST_CONNECTIONS = 3
+/**
+ * A cut shorter than this is waited out, and parts already on the wire finish meanwhile (their
+ * acknowledgement kept); a longer one ends the sync, and the browser fires another once the
+ * network is back.
+ */
+const OFFLINE_GRACE_MS = 10_000
+const OFFLINE_POLL_MS = 500
+
+/** A sync event (Background Sync; not in TypeScript's worker types, Chromium only). */
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string
+}
+
+const workerTransfer: TransferEnvironment = {
+  put: putBlobByFetch,
+  // A worker cannot start a worker of its own: a large file is hashed here, in chunks.
+  hash: async bytes => (await sha256OneShot(bytes)) ?? sha256OfChunks(bytes),
+  waitForNetwork: async (signal) => {
+    const deadline = Date.now() + OFFLINE_GRACE_MS
+    while (isOffline()) {
+      if (Date.now() >= deadline) throw new ApiError(null, null)
+      await sleep(OFFLINE_POLL_MS, signal)
+    }
+  },
+  maxLostConnections: MAX_LOST_CONNECTIONS,
+}
+
+/** The guest removed the file on an open page while the worker sent it. */
+class RemovedMeanwhile extends Error {}
+
+/** What became of one file: sent, refused (written down), left for a later sync, or not the worker's to send. */
+export type SyncOutcome = 'sent' | 'failed' | 'left' | 'skipped'
+
+/** Takes back what the worker sent of a file the guest removed meanwhile (best effort, as the page's own cancel). */
+async function dropRemoved(item: QueueItem): Promise<void> {
+  if (!item.uploadId || item.duplicate) return
+  if (item.status && item.undo) await deleteSentUpload(item.uploadId, item.undo.token).catch(() => undefined)
+  else await postJson(`/api/uploads/${item.uploadId}/abort`).catch(() => undefined)
+}
+
+/** Sends one file, holding its lock; the record is read again first (a page may have sent it meanwhile). */
+async function sendOne(key: string, signal: AbortSignal): Promise<SyncOutcome> {
+  const record = await store.loadRecord(key)
+  if (!record || !isUnsent(record)) return 'skipped'
+  const file = await store.loadFile(key)
+  // Its bytes are gone from this browser: the page says so when it is opened.
+  if (!file) return 'skipped'
+  const item: QueueItem = { ...record, file, phase: 'queued', sentBytes: 0, thumbUrl: null }
+  const persist = async (current: QueueItem) => {
+    if (!(await store.loadRecord(current.key))) throw new RemovedMeanwhile()
+    await store.saveRecord(toRecord(current))
+  }
+  try {
+    await transferUpload(item, signal, persist, workerTransfer)
+    markSent(item)
+    await persist(item)
+    await store.removeFile(key)
+    return 'sent'
+  }
+  catch (error) {
+    if (error instanceof RemovedMeanwhile) {
+      await dropRemoved(item)
+      return 'skipped'
+    }
+    // Out of time, offline, or the server unwell: what was acknowledged is kept for the next try.
+    if (isAbort(error) || (error instanceof ApiError && error.transient)) return 'left'
+    markFailed(item, error)
+    await persist(item).catch(() => undefined)
+    return 'failed'
+  }
+}
+
+/**
+ * One sync: every file the queue still has to send, oldest first, one at a time (a phone's
+ * uplink is not faster for being split, and one file at a time keeps within the event's time).
+ * Answers whether anything was left for a later sync.
+ */
+export async function sendQueuedUploads(): Promise<boolean> {
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(), SYNC_BUDGET_MS)
+  let left = false
+  try {
+    for (const { key } of (await store.loadRecords()).filter(isUnsent)) {
+      if (deadline.signal.aborted) return true
+      try {
+        const locked = await withItemLock(key, () => sendOne(key, deadline.signal), { signal: deadline.signal, waitMs: LOCK_WAIT_MS })
+        // Not granted: a live page is sending this file (it ends its own way).
+        if (locked.ran && locked.value === 'left') left = true
+      }
+      catch (error) {
+        if (!isAbort(error)) throw error
+        return true
+      }
+    }
+    return left
+  }
+  finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * Answers the page's sync. A sync that left files rejects, so the browser tries again later (with
+ * its own back-off); the page resumes them too whenever it is opened.
+ */
+export function listenForUploadSync(worker: ServiceWorkerGlobalScope): void {
+  worker.addEventListener('sync', (event) => {
+    const sync = event as SyncEvent
+    if (sync.tag !== UPLOAD_SYNC_TAG) return
+    sync.waitUntil(sendQueuedUploads().then((anythingLeft) => {
+      if (anythingLeft) throw new Error('uploads left for a later sync')
+    }))
+  })
+}
