@@ -19,7 +19,7 @@ import { deleteSentUpload, postJson, putBlobByFetch } from '../composables/uploa
  * transfer.ts), each file under the lock the page takes too (item-lock.ts), so no file goes twice.
  * What the worker cannot do, it leaves out: no progress bar to feed, and no poster for a video nor
  * public images for a photo (both need a document): the server derives a photo's images at
- * confirm, and a video sent from here has no poster (the gallery draws its first frame).
+ * confirm, and a video sent from here has no poster (the gallery shows its drawn placeholder).
  */
 
 /**

@@ -65,7 +65,7 @@ export function captureVideoPoster(file: Blob): Promise<Blob | null> {
  * SEND_TIMEOUT_MS or when `signal` (the guest cancelling the file) aborts.
  */
 export function sendVideoPoster(uploadId: string, poster: Promise<Blob | null>, signal: AbortSignal): Promise<boolean> {
-  // No poster: the gallery draws the video's own first frame instead.
+  // No poster: the gallery shows a drawn placeholder instead (never the video file in a tile).
   return sendBestEffort(poster, signal, SEND_TIMEOUT_MS, async (blob, sending) => {
     const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/poster`, { contentType: 'image/jpeg', size: blob.size }, sending)
     await putBlob(target.upload.url, blob, target.upload.headers, () => undefined, sending)
