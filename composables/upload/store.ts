@@ -66,27 +66,25 @@ export async function loadRecords(): Promise<UploadRecord[]> {
   }
 }
 
-/** One record as stored now: another sender (the service worker, another tab) may have moved it on. */
-export async function loadRecord(key: string): Promise<UploadRecord | null> {
+/** One entry of a store, or null (none, or the browser refused). */
+async function loadOne<T>(key: string, which: 'records' | 'files'): Promise<T | null> {
   const db = stores()
   if (!db) return null
   try {
-    return (await get<UploadRecord>(key, db.records)) ?? null
+    return (await get<T>(key, db[which])) ?? null
   }
   catch {
     return null
   }
 }
 
-export async function loadFile(key: string): Promise<Blob | null> {
-  const db = stores()
-  if (!db) return null
-  try {
-    return (await get<Blob>(key, db.files)) ?? null
-  }
-  catch {
-    return null
-  }
+/** One record as stored now: another sender (the service worker, another tab) may have moved it on. */
+export function loadRecord(key: string): Promise<UploadRecord | null> {
+  return loadOne<UploadRecord>(key, 'records')
+}
+
+export function loadFile(key: string): Promise<Blob | null> {
+  return loadOne<Blob>(key, 'files')
 }
 
 /** False when the browser refused (private mode, storage full): the queue then lives in memory. */
