@@ -131,6 +131,15 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     expect((await uploadRows(server.dbPath)).filter(row => row.file_name === fileName && row.confirmed_at)).toHaveLength(1)
   }
 
+  /** Picks one file on /enviar and presses send: answers its row. */
+  async function pickAndSend(page: Page, file: string) {
+    await page.setInputFiles('input[type=file]', [file])
+    const row = page.locator('[data-testid=upload-item]')
+    await until(async () => (await row.count()) === 1, 15_000, 'the row')
+    await page.click('[data-testid=send]')
+    return row
+  }
+
   it('a photo sent offline goes when the network returns with the tab closed, and /enviar shows it sent', async () => {
     context = await phoneProfile()
     const page = await openUploadPage(context)
@@ -138,10 +147,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     await context.setOffline(true)
     const file = await photo(dir, 'IMG_SYNC.jpg', 'sync', 120)
     await page.fill('input[name=author]', 'Tia Rosa')
-    await page.setInputFiles('input[type=file]', [file])
-    const row = page.locator('[data-testid=upload-item]')
-    await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
+    const row = await pickAndSend(page, file)
     // Paused: hashed, saved as sent by the guest, and its init refused by the cut.
     await until(async () => (await row.getAttribute('data-phase')) === 'paused', 10_000, 'waiting for the network')
     const from = proxy.seen.length
@@ -187,10 +193,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const page = await openUploadPage(context)
     const file = await noisyJpeg(dir, 'IMG_REOPEN.jpg', 2 * 1024 * 1024)
     await context.setOffline(true)
-    await page.setInputFiles('input[type=file]', [file])
-    const row = page.locator('[data-testid=upload-item]')
-    await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
+    const row = await pickAndSend(page, file)
     await until(async () => (await row.getAttribute('data-phase')) === 'paused', 10_000, 'waiting for the network')
     const worker = context.serviceWorkers()[0]!
     const from = proxy.seen.length
@@ -223,10 +226,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const video = paddedClip(dir, 'VID_SYNC.mp4', VIDEO_SIZE)
     await context.setOffline(true)
     await page.fill('[name=message]', 'Enviado pelo service worker')
-    await page.setInputFiles('input[type=file]', [video])
-    const row = page.locator('[data-testid=upload-item]')
-    await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
+    const row = await pickAndSend(page, video)
     await until(async () => (await row.getAttribute('data-phase')) === 'paused', 30_000, 'hashed and waiting for the network')
     const worker = context.serviceWorkers()[0]!
     const control = await workerControl(context)
@@ -272,10 +272,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const from = proxy.seen.length
     // A phone's uplink: the page's PUT lasts a few seconds.
     proxy.setThrottle(512 * 1024)
-    await page.setInputFiles('input[type=file]', [file])
-    const row = page.locator('[data-testid=upload-item]')
-    await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
+    const row = await pickAndSend(page, file)
     await until(() => puts(from).length === 1, 20_000, 'the page\'s PUT under way')
     const key = await page.evaluate(async () => (await navigator.locks.query()).held?.map(lock => lock.name) ?? [])
     expect(key).toHaveLength(1)
