@@ -5,7 +5,7 @@ import { isOffline, sleep } from '../composables/upload/backoff'
 import { UPLOAD_SYNC_TAG } from '../composables/upload/background-sync'
 import { toRecord, type QueueItem } from '../composables/upload/item'
 import { withItemLock } from '../composables/upload/item-lock'
-import { isUnsent, markFailed, markSent } from '../composables/upload/senders'
+import { isUnsent, markFailed, recordSent } from '../composables/upload/senders'
 import { sha256OfChunks } from '../composables/upload/sha256-chunks'
 import { sha256OneShot } from '../composables/upload/sha256-one-shot'
 import * as store from '../composables/upload/store'
@@ -85,9 +85,7 @@ async function sendOne(key: string, signal: AbortSignal): Promise<SyncOutcome> {
   }
   try {
     await transferUpload(item, signal, persist, workerTransfer)
-    markSent(item)
-    await persist(item)
-    await store.removeFile(key)
+    await recordSent(item, persist)
     return 'sent'
   }
   catch (error) {

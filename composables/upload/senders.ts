@@ -2,6 +2,7 @@ import { ErrorCode } from '#shared/errors'
 import { ApiError } from '~/utils/api-error'
 import { describeFailure } from './failures'
 import { forgetUpload, type QueueItem } from './item'
+import * as store from './store'
 import type { UploadRecord } from './store'
 
 /**
@@ -21,6 +22,16 @@ export function markSent(item: QueueItem): void {
   item.phase = item.duplicate ? 'duplicate' : 'done'
   item.sentBytes = item.size
   item.file = null
+}
+
+/**
+ * The file is on the server (its confirm answered): written down as sent through the sender's
+ * `persist`, then its copy in the browser's storage, no longer needed, let go.
+ */
+export async function recordSent(item: QueueItem, persist: (item: QueueItem) => Promise<void>): Promise<void> {
+  markSent(item)
+  await persist(item)
+  await store.removeFile(item.key)
 }
 
 /** The file did not go, for a reason retrying at once cannot fix: the words for its row. */

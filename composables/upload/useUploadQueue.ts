@@ -12,7 +12,7 @@ import { bytesOfDoneParts, toRecord, type QueueItem } from './item'
 import { withItemLock } from './item-lock'
 import { checkMediaFile } from './media-checks'
 import { pageTransfer } from './page-transfer'
-import { catchUp, isUnsent, markFailed, markSent } from './senders'
+import { catchUp, isUnsent, markFailed, markSent, recordSent } from './senders'
 import * as store from './store'
 import { makeThumbnail } from './thumbnail'
 import { summarize } from './summary'
@@ -98,10 +98,7 @@ function createQueue() {
     }
     item.phase = 'sending'
     await transferUpload(item, signal, persist, pageTransfer, pickedTwice)
-    markSent(item)
-    await persist(item)
-    // The bytes are on the server: the copy in the browser's storage is no longer needed.
-    await store.removeFile(item.key)
+    await recordSent(item, persist)
   }
 
   async function run(item: QueueItem) {
@@ -160,8 +157,7 @@ function createQueue() {
       if (!record.done && !file) record = await store.loadRecord(record.key) ?? record
       const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
       if (record.done) {
-        item.phase = record.duplicate ? 'duplicate' : 'done'
-        item.sentBytes = record.size
+        markSent(item)
       }
       else if (!file) {
         item.phase = 'error'
