@@ -5,8 +5,9 @@ export default defineEventHandler(async (event) => {
   await consumeToken(event, 'qrcode', clientKey(event), QR_RULE)
   const { format, url } = await readQueryAs(event, qrcodeQuerySchema)
   const target = await resolveQrTarget(event, url)
-  const request = await describeQrCode(format, target)
-  const fileName = qrFileName(format, (await getEventSettings()).coupleNames)
+  const settings = await getEventSettings()
+  const request = describeQrCode(format, target, settings)
+  const fileName = qrFileName(format, settings.coupleNames)
 
   const etag = qrEtag(request, fileName)
   setResponseHeaders(event, { 'etag': etag, 'cache-control': qrCacheControl(format) })

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { EventSettingsRow } from '../../../db/schema'
 import { fileSlug } from '#shared/file-slug'
 import type { QrFormat } from '#shared/schemas/qrcode'
 import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
@@ -33,9 +34,9 @@ const CACHE_CONTROL: Record<QrFormat, string> = {
   pdf: 'private, no-cache',
 }
 
-export async function describeQrCode(format: QrFormat, url: string): Promise<QrRequest> {
+/** The event's settings, read once per request by the caller: the card's text and the file's name come from them. */
+export function describeQrCode(format: QrFormat, url: string, settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'updatedAt'>): QrRequest {
   if (format !== 'pdf') return { format, url }
-  const settings = await getEventSettings()
   return {
     format,
     url,
