@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { localSigningKey, signGrant, verifyGrant } from '../../server/utils/storage/local-grant'
+import { localSigningKey, signGrant, verifyGrant } from '../../server/utils/storage/local/grant'
 
 const key = localSigningKey('a-secret-of-at-least-thirty-two-chars!!')
 const grant = { method: 'PUT' as const, key: 'orig/abc-def.jpg', expires: Math.floor(Date.now() / 1000) + 60, length: 1000, contentType: 'image/jpeg' }

@@ -4,7 +4,7 @@ import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
 import type { ConfirmUploadResponse } from '#shared/schemas/upload'
-import { blankServedVideo, promoteStagedVideo, type VideoLocationOutcome } from './video-location'
+import type { VideoLocationOutcome } from '../storage/media-store'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -62,13 +62,16 @@ async function sniff(key: string): Promise<string | undefined> {
  * What happens at confirm, in order: a multipart upload's parts are checked and joined; a single
  * PUT's bytes move from staging to their served key, so that its signed URL can no longer change
  * them; the stored object must be there (else 409, the guest may send it again), of the declared
- * size and, by its first bytes, of the declared kind (else it goes with its record: 422); a
- * video's recorded position is blanked (video-location.ts; a video with no readable box structure
- * is refused, 422); a video's poster frame is kept if it is a real JPEG; a photo's public images
- * made by the phone are kept if they pass the check (phone-images.ts), which makes it public at
- * once; the bytes are made durable; the record is confirmed, approved at once under
- * post-moderation; a photo without accepted images from the phone is scheduled for derivation.
- * All of it under the upload's claim (claim.ts): an abort racing it loses, never half-wins.
+ * size and, by its first bytes, of the declared kind (else it goes with its record: 422); the
+ * declared hash must be the bytes' where the driver can prove it (duplicates.ts); a video's
+ * recorded position is blanked (phones write it into the file; the upload page blanks it before
+ * sending, but an old page, a script or a file the page could not read may still carry it), and a
+ * video with no readable box structure is refused (422); a video's poster frame is kept if it is a
+ * real JPEG; a photo's public images made by the phone are kept if they pass the check
+ * (phone-images.ts), which makes it public at once; the bytes are made durable; the record is
+ * confirmed, approved at once under post-moderation; a photo without accepted images from the
+ * phone is scheduled for derivation. All of it under the upload's claim (claim.ts): an abort
+ * racing it loses, never half-wins.
  */
 async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse> {
   const { id } = claimed
@@ -80,26 +83,29 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
     row = await completeParts(row)
   }
   else {
-    // S3 video: the move out of staging is also the copy that blanks its location (one copy, not two).
-    const moved = row.kind === 'video' && store.driver === 's3' ? await promoteStagedVideo(row, stagedKeyOf(row.storageKey)) : null
-    if (moved && !moved.ok) await refuse(row, moved.size, await sniff(stagedKeyOf(row.storageKey)), moved.reason)
-    location = moved
-    if (!moved && !(await promoteStaged(row.storageKey))) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+    // A driver whose move is a copy blanks a video's location in that copy (one copy, not two).
+    const promoted = await store.promote(row.storageKey, row.kind === 'video' ? { contentType: row.contentType } : undefined)
+    if (!promoted.found) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+    if (promoted.location && !promoted.location.ok) {
+      await refuse(row, promoted.size, await sniff(stagedKeyOf(row.storageKey)), promoted.location.reason)
+    }
+    location = promoted.location
   }
 
   const object = await store.head(row.storageKey)
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
   if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
+  // Before anything below rewrites the bytes (the location blanked in place).
   await assertDeclaredHash(row)
   if (row.kind === 'video' && !location) {
-    location = await blankServedVideo(row, object.size)
+    location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
   }
 
   const posterKey = await acceptPoster(row)
   const phoneImages = await acceptPhoneImages(row)
-  await store.persist?.(row.storageKey)
+  await store.persist(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -18,25 +17,17 @@ export async function findSentCopy(body: Pick<InitUploadBody, 'hash' | 'size'>):
   return earlier ? { id: earlier.id, kind: earlier.kind, duplicate: true } : null
 }
 
-async function sha256Of(key: string): Promise<string> {
-  const hash = createHash('sha256')
-  for await (const chunk of await useMediaStore().read(key)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
-}
-
 /**
  * The hash init declared must be the stored bytes' before anything on the server rewrites them
  * (a video's location is blanked next), or a false one could later answer "already sent" for
- * another guest's photo. Checked where storage proves it cheaply: on the local disk, one read of
- * the file. On S3 it would mean downloading every object again (a checksum header on the presigned
- * PUT could prove it instead, but multipart checksums are per part and the test storage, s3rver,
- * keeps none), so there the declared hash is trusted: all a false one can do is make a later
- * upload of those same exact bytes answer "already sent".
+ * another guest's photo. Checked where the driver proves it cheaply (`sha256Of`: one read on the
+ * local disk); where it cannot, the declared hash is trusted: all a false one can do is make a
+ * later upload of those same exact bytes answer "already sent".
  */
 export async function assertDeclaredHash(row: UploadRow): Promise<void> {
-  if (!row.contentHash || useMediaStore().driver !== 'local') return
-  const storedHash = await sha256Of(row.storageKey)
-  if (storedHash === row.contentHash) return
+  if (!row.contentHash) return
+  const storedHash = await useMediaStore().sha256Of(row.storageKey, row.size)
+  if (storedHash === null || storedHash === row.contentHash) return
   await discardUpload(row)
   throw apiError(422, ErrorCode.CONTENT_MISMATCH, 'Content mismatch', { declaredHash: row.contentHash, storedHash })
 }

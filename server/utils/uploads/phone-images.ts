@@ -93,7 +93,7 @@ export async function acceptPhoneImages(row: UploadRow): Promise<PhoneImagesOutc
     return { accepted: false, refusal: checked.reason }
   }
   const store = useMediaStore()
-  for (const key of Object.values(keys)) await store.persist?.(key)
+  for (const key of Object.values(keys)) await store.persist(key)
   return { accepted: true, keys, original: checked.original }
 }
 

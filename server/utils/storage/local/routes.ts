@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
-import { grantFromQuery, localSigningKey, verifyGrant, type LocalGrant } from './local-grant'
+import { grantFromQuery, localSigningKey, verifyGrant, type LocalGrant } from './grant'
 
 function rawKeyOf(event: H3Event): string {
   try {

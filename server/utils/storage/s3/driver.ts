@@ -5,8 +5,10 @@ import {
   PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand, type Part,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import type { AppConfig } from '../config'
-import { StorageUnavailableError, type MediaStore, type StoredPart } from './media-store'
+import type { AppConfig } from '../../config'
+import { stagedKeyOf } from '../keys'
+import { StorageUnavailableError, type MediaStore, type StoredPart } from '../media-store'
+import { stripVideoLocationInS3 } from './video-location'
 
 // The presigner leaves content-type unsigned unless asked; signing both headers binds the URL to
 // the declared type and exact length, so a guest cannot send something else through it.
@@ -19,18 +21,22 @@ function isNotFound(error: unknown): boolean {
   return false
 }
 
-/** Anything but a clear "not there" from S3 means storage is unreachable or refusing. */
-async function guard<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * The S3 driver's one error wrapper: anything but a clear "not there" from S3 means storage is
+ * unreachable or refusing (503). With `missingFails`, a "not there" too: work that found its object
+ * a moment ago (a video being blanked) cannot tell the guest anything better when it vanishes.
+ */
+async function guard<T>(work: () => Promise<T>, { missingFails = false } = {}): Promise<T> {
   try {
     return await work()
   }
   catch (error) {
-    if (isNotFound(error)) throw error
+    if (isNotFound(error) && !missingFails) throw error
     throw new StorageUnavailableError(error)
   }
 }
 
-export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3Client } {
+export function createS3MediaStore(config: AppConfig): MediaStore {
   const bucket = config.S3_BUCKET!
   const client = new S3Client({
     region: config.S3_REGION,
@@ -55,9 +61,10 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
     return `https://${bucket}.s3.${config.S3_REGION}.amazonaws.com`
   })()
 
-  return {
+  const s3 = { client, bucket }
+
+  const store: MediaStore = {
     driver: 's3',
-    client,
     async presignPut(key, { contentType, contentLength, expiresIn }) {
       const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: contentLength })
       const url = await guard(() => getSignedUrl(client, command, { expiresIn, signableHeaders: SIGNED_PUT_HEADERS }))
@@ -96,7 +103,7 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
     async head(key) {
       try {
         const head = await guard(() => client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })))
-        return { size: head.ContentLength ?? 0, contentType: head.ContentType }
+        return { size: head.ContentLength ?? 0, contentType: head.ContentType, etag: head.ETag }
       }
       catch (error) {
         if (isNotFound(error)) return null
@@ -128,6 +135,37 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
       await guard(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: from })))
       return true
     },
+    async promote(key, video) {
+      const staged = stagedKeyOf(key)
+      if (!video) {
+        const found = await store.move(staged, key) || (await store.head(key)) !== null
+        return found ? { found, location: null } : { found }
+      }
+      // A video's move is the server-side copy that blanks its location (one copy, not two). Every
+      // read and the copy are tied to the staged object's ETag, so a PUT racing this confirm fails
+      // it rather than slip unscanned bytes through.
+      const head = await store.head(staged)
+      if (!head) return (await store.head(key)) ? { found: true, location: null } : { found: false }
+      const result = await guard(() => stripVideoLocationInS3(s3, {
+        sourceKey: staged, destinationKey: key, size: head.size, contentType: video.contentType, etag: head.etag,
+      }), { missingFails: true })
+      // Unreadable: nothing was moved, and the caller refuses the upload.
+      if (!result.ok) return { found: true, location: result, size: head.size }
+      await store.delete(staged)
+      return { found: true, location: { ok: true, removed: result.removed }, size: head.size }
+    },
+    async blankVideoLocation(key, contentType, size) {
+      // Rewritten onto itself, untouched ranges copied inside the storage, only when there is something to blank.
+      const result = await guard(() => stripVideoLocationInS3(s3, { sourceKey: key, size, contentType }), { missingFails: true })
+      return result.ok ? { ok: true, removed: result.removed } : result
+    },
+    async sha256Of() {
+      // Proving it would mean downloading every object again.
+      return null
+    },
+    async persist() {
+      // S3 answers a PUT only once its bytes are durable.
+    },
     async listOlderThan(prefix, olderThan) {
       const keys: string[] = []
       let token: string | undefined
@@ -150,4 +188,5 @@ export function createS3MediaStore(config: AppConfig): MediaStore & { client: S3
       await guard(() => client.send(new HeadBucketCommand({ Bucket: bucket })))
     },
   }
+  return store
 }

@@ -1,13 +1,15 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
-import type { AppConfig } from '../config'
-import { grantQuery, localSigningKey, type LocalGrant } from './local-grant'
-import type { MediaStore, StoredPart } from './media-store'
+import type { AppConfig } from '../../config'
+import type { MediaStore, StoredPart } from '../media-store'
+import { stagedKeyOf } from '../keys'
+import { grantQuery, localSigningKey, type LocalGrant } from './grant'
+import { stripVideoLocationInFile } from './video-location'
 
 const MULTIPART_DIR = '.multipart'
 
@@ -104,7 +106,7 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
     return `"${length}-${grant.partNumber ?? 1}"`
   }
 
-  return {
+  const store: LocalMediaStore = {
     driver: 'local',
     root,
     pathOf,
@@ -195,6 +197,22 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
         throw error
       }
     },
+    async promote(key) {
+      // A rename: the video's location is blanked in place once confirm has checked the bytes.
+      const found = await store.move(stagedKeyOf(key), key) || (await store.head(key)) !== null
+      return found ? { found, location: null } : { found }
+    },
+    async blankVideoLocation(key, contentType) {
+      // Written at its offsets and synced: confirm answers only once the clean bytes are durable.
+      const result = await stripVideoLocationInFile(pathOf(key), contentType)
+      return result.ok ? { ok: true, removed: result.removed } : result
+    },
+    async sha256Of(key) {
+      // One read of the file: cheap on the disk it is on.
+      const hash = createHash('sha256')
+      for await (const chunk of createReadStream(pathOf(key))) hash.update(chunk as Buffer)
+      return hash.digest('hex')
+    },
     async listOlderThan(prefix, olderThan) {
       const keys: string[] = []
       const entries = await readdir(pathOf(prefix.replace(/\/$/, '')), { recursive: true, withFileTypes: true }).catch(() => [])
@@ -238,6 +256,7 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
       await readFile(join(root, '.ping')).catch(() => writeFile(join(root, '.ping'), 'ok'))
     },
   }
+  return store
 }
 
 declare module 'h3' {
