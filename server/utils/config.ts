@@ -50,6 +50,11 @@ let cached: AppConfig | undefined
 /** Presets that run as one long-lived process with a disk that outlives a request. */
 export const LONG_RUNNING_PRESETS = new Set(['node-server', 'node-cluster', 'node', 'nitro-dev', 'nitro-prerender'])
 
+/** Whether this build runs as one long-lived process (a timer can run the sweeper) or serverless. */
+export function isLongRunningPreset(): boolean {
+  return import.meta.dev || LONG_RUNNING_PRESETS.has(String(import.meta.preset ?? ''))
+}
+
 /**
  * Names of the variables that are missing or invalid, with the reason, or the parsed config.
  * On a serverless preset the local disk and a database file vanish between invocations, so

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
-import type { Db } from './db'
+import type { Db, DbTransaction } from './db'
 
 const SETTINGS_ID = 1
 
@@ -20,6 +20,12 @@ export async function updateEventSettings(patch: EventPatch & { coverUploadId?: 
     .where(eq(eventSettings.id, SETTINGS_ID))
     .returning()
   return row!
+}
+
+/** The cover may only be an approved photo: unsetting it goes with rejecting or deleting it. */
+export async function clearCoverOf(tx: DbTransaction, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return
+  await tx.update(eventSettings).set({ coverUploadId: null, updatedAt: now }).where(inArray(eventSettings.coverUploadId, ids))
 }
 
 export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {

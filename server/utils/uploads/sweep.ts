@@ -89,7 +89,3 @@ export function sweepOnTraffic(event: H3Event): void {
   lastOpportunisticSweep = Date.now()
   event.waitUntil(sweep().catch(error => console.error('[sweep] failed:', error instanceof Error ? error.message : error)))
 }
-
-export function isLongRunningPreset(): boolean {
-  return import.meta.dev || LONG_RUNNING_PRESETS.has(String(import.meta.preset ?? ''))
-}

@@ -1,6 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { useConfig } from '../config'
+import { apiError } from '../http/errors'
+import { deleteUpload } from './delete'
 
 /**
  * A guest's undo: init gives the sending device a random token (a capability, not an account),
@@ -38,7 +41,7 @@ export function authorizeUndo(row: UploadRow, token: string | undefined, now = n
   }
 }
 
-/** Removes the upload exactly as an admin delete does (record, every object, the cover if it was one). */
+/** Removes the upload as an admin delete does (delete.ts): record, every object, the cover if it was one. */
 export function undoUpload(id: string, token: string | undefined) {
   return deleteUpload(id, row => authorizeUndo(row, token))
 }
