@@ -2,10 +2,10 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-// The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 /** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
 const APP_SHELL_PATH = '/app-shell'
 
+// The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
@@ -74,7 +74,7 @@ export default defineNuxtConfig({
     },
   },
   eslint: { config: { stylistic: true } },
-  // The service worker of the venue screen and the guests' pages (issue 19): Workbox, built
+  // The service worker of the venue screen and the guests' pages: Workbox, built
   // from our own source (injectManifest) since it rewrites the offline shell's CSP nonce and
   // evicts removed photos; registered by plugins/service-worker.client.ts, not by the module.
   pwa: {

@@ -23,6 +23,8 @@ export default defineConfig({
         },
       }),
       {
+        // Some e2e suites run server modules in the test process (the video-location drivers against s3rver).
+        resolve: { alias: sharedAlias },
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -2,7 +2,7 @@
 // with the moov (and the position) at the end, on the local disk (scan, write in place, fsync) and
 // on s3rver in a process of its own (scan by ranged GETs, then the staging-to-final copy with the
 // patch: UploadPartCopy, and the streamed fallback of a storage without it), next to a plain
-// CopyObject of the same object, the move confirm makes anyway. Run: npx tsx bench/video-location.ts
+// CopyObject of the same object, the move confirm makes anyway. Run: npx tsx --tsconfig .nuxt/tsconfig.server.json bench/video-location.ts
 // (it needs ffmpeg; `--quick` skips the 1 GiB streamed fallback, which takes minutes on s3rver).
 import { copyFileSync, createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'

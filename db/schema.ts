@@ -47,7 +47,7 @@ export const uploads = sqliteTable('uploads', {
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
   derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
-  /** The 960 px thumbnail for 3× screens (issue 15); null for photos derived before it existed. */
+  /** The 960 px thumbnail for 3× screens; null for photos derived before it existed. */
   thumb2xKey: text('thumb2x_key'),
   /**
    * The public images the guest's phone declared it would send (types and exact sizes, as signed:

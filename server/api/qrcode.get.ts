@@ -11,7 +11,7 @@ export default defineEventHandler(async (event) => {
 
   const etag = qrEtag(request, fileName)
   setResponseHeaders(event, { 'etag': etag, 'cache-control': qrCacheControl(format) })
-  if (ifNoneMatchHits(getRequestHeader(event, 'if-none-match'), etag)) return sendNoContent(event, 304)
+  if (matchesIfNoneMatch(getRequestHeader(event, 'if-none-match'), etag)) return sendNoContent(event, 304)
 
   const { headers, body } = await renderQrCode(request, fileName)
   // Chrome's PDF viewer is a plugin that the API's restrictive policy would block.

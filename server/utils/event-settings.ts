@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm'
 import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import type { Db, DbTransaction } from './db'
+import { isPublicUpload } from './uploads/public'
 
 const SETTINGS_ID = 1
 
@@ -47,7 +48,7 @@ export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEv
   if (coverUploadId) {
     const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
     // A photo shows once its display image exists (moments after the upload).
-    const urls = upload?.status === 'approved' ? publicMediaUrls(upload) : null
+    const urls = upload && isPublicUpload(upload) ? publicMediaUrls(upload) : null
     if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl, thumb2xUrl: urls.thumb2xUrl }
   }
   return { ...rest, cover }

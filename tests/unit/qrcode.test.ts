@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
 import { formatBrazilianDate, renderQrCardPdf, shortAddress, type CardFonts } from '../../server/utils/qr/card'
-import { ifNoneMatchHits, qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
+import { matchesIfNoneMatch } from '../../server/utils/http/conditional'
+import { qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
 import { qrMatrix, renderQrPng } from '../../server/utils/qr/render'
 import { defaultQrTarget, isOnSite, parseQrUrl } from '../../server/utils/qr/target'
 import { pdfInfo, pdfText } from '../helpers/qr'
@@ -109,11 +110,11 @@ describe('QR caching', () => {
   })
 
   it('matches If-None-Match lists, weak tags and *', () => {
-    expect(ifNoneMatchHits(undefined, '"a"')).toBe(false)
-    expect(ifNoneMatchHits('"a"', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('"x", W/"a"', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('*', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('"b"', '"a"')).toBe(false)
+    expect(matchesIfNoneMatch(undefined, '"a"')).toBe(false)
+    expect(matchesIfNoneMatch('"a"', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('"x", W/"a"', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('*', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('"b"', '"a"')).toBe(false)
   })
 
   it('renders PNG and SVG the same way twice', async () => {

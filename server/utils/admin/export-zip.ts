@@ -1,24 +1,22 @@
 import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
+import { keysetCompare } from '../uploads/keyset-paging'
+import { PUBLIC_UPLOAD } from '../uploads/public'
 
 const PAGE_SIZE = 200
 
-/** Approved, confirmed uploads, oldest first, read a page at a time (keyset, like the gallery). */
+/** Public uploads, oldest first, read a page at a time (keyset, like the gallery). */
 async function* approvedUploads(): AsyncGenerator<UploadRow> {
   let after: UploadRow | undefined
   for (;;) {
     const rows = await useDb().select().from(uploads)
-      .where(and(
-        eq(uploads.status, 'approved'),
-        isNotNull(uploads.confirmedAt),
-        after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.createdAt.getTime()}, ${after.id})` : undefined,
-      ))
+      .where(and(PUBLIC_UPLOAD, after ? keysetCompare('>', after.createdAt.getTime(), after.id) : undefined))
       .orderBy(asc(uploads.createdAt), asc(uploads.id))
       .limit(PAGE_SIZE)
     yield* rows

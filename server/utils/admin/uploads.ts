@@ -12,6 +12,7 @@ import { clearCoverOf } from '../event-settings'
 import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
+import { isPublicUpload } from '../uploads/public'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
@@ -145,7 +146,7 @@ export async function setCover(id: string): Promise<AdminEventConfig> {
   const settings = await useDb().transaction(async (tx) => {
     const upload = await findConfirmedUpload(id, tx)
     const undisplayable = upload.derivedAt !== null && upload.displayKey === null
-    if (upload.kind !== 'photo' || upload.status !== 'approved' || undisplayable) {
+    if (upload.kind !== 'photo' || !isPublicUpload(upload) || undisplayable) {
       throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Not eligible')
     }
     // The table holds the single configuration row.

@@ -77,7 +77,10 @@ export function dataTag({ answer, versions, dependsOn, query, signed }: TagInput
   return `W/"${answer}${ANSWER_SHAPE}-${versions.epoch}.${counters}-${configFingerprint()}-${queryHash}${period}"`
 }
 
-/** RFC 9110 weak comparison: `*`, or any listed tag equal to ours once `W/` is set aside. */
+/**
+ * RFC 9110 §13.1.2 weak comparison: `*`, or any listed tag equal to ours once `W/` is set aside.
+ * Every conditional answer asks this (the data answers here, the QR code's).
+ */
 export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
   if (!header) return false
   const opaque = tag.replace(/^W\//, '')

@@ -65,13 +65,6 @@ export function qrEtag(request: QrRequest, fileName?: string): string {
   return `"qr-${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url').slice(0, 32)}"`
 }
 
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under weak comparison. */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
-  return header.split(',').some(tag => tag.trim() === '*' || opaque(tag) === opaque(etag))
-}
-
 export function qrCacheControl(format: QrFormat): string {
   return CACHE_CONTROL[format]
 }

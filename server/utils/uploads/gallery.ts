@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, sql } from 'drizzle-orm'
 import { DISPLAYABLE, uploads } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import type { Db } from '../db'
 import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './keyset-paging'
+import { PUBLIC_UPLOAD } from './public'
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {
@@ -32,7 +33,7 @@ const galleryColumns = {
 export function galleryPageQuery(db: Db, afterCursor: boolean) {
   const older = afterCursor ? keysetBefore(sql.placeholder('createdAt'), sql.placeholder('id')) : undefined
   return db.select(galleryColumns).from(uploads)
-    .where(and(eq(uploads.status, 'approved'), DISPLAYABLE, older))
+    .where(and(PUBLIC_UPLOAD, DISPLAYABLE, older))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
 }

@@ -9,8 +9,8 @@ import {
 import type { PublicImagesDeclaration, PublicImagesUploadResponse } from '#shared/schemas/public-images'
 
 /*
- * Issue 15: the guest's phone makes a photo's public images (display, thumb, thumb2x) and the
- * server only checks them, reading their structure and never decoding pixels. A photo whose
+ * The guest's phone makes a photo's public images (display, thumb, thumb2x), which spares the
+ * server decoding every photo at the peak of a wedding; the server only checks them, reading their structure and never decoding pixels. A photo whose
  * images pass is public at confirm; any refusal is quiet and costs only a fallback to the server's
  * derivation. Nothing a guest sent is ever recorded as public before it has passed the check.
  */

@@ -1,19 +1,20 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { isNotNull, sql } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { AdminStats } from '#shared/schemas/admin'
 import type { PublicStats } from '#shared/schemas/gallery'
+import { PUBLIC_UPLOAD } from './public'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')
 const confirmed = isNotNull(uploads.confirmedAt)
 
-/** Counts for the public pages: approved uploads only. */
+/** Counts for the public pages: public uploads only. */
 export async function publicStats(): Promise<PublicStats> {
   const row = await useDb().select({
     approved: sql<number>`count(*)`,
     photos: sql<number>`coalesce(sum(${uploads.kind} = 'photo'), 0)`,
     videos: sql<number>`coalesce(sum(${uploads.kind} = 'video'), 0)`,
-  }).from(uploads).where(and(eq(uploads.status, 'approved'), confirmed)).get()
+  }).from(uploads).where(PUBLIC_UPLOAD).get()
   return { approved: row?.approved ?? 0, photos: row?.photos ?? 0, videos: row?.videos ?? 0 }
 }
 

@@ -4,7 +4,8 @@ import {
   GetObjectCommand, PutObjectCommand, S3ServiceException, UploadPartCommand, UploadPartCopyCommand,
   type CompletedPart, type S3Client,
 } from '@aws-sdk/client-s3'
-import { applyPatches, containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '../../../../shared/media/video-location'
+import pLimit from 'p-limit'
+import { applyPatches, containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '#shared/media/video-location'
 import { MiB, S3_PART_LIMITS, checkedPatches, planPatchedCopy, type PartLimits, type PlannedPart } from './part-plan'
 
 /**
@@ -90,23 +91,23 @@ function copySource(bucket: string, key: string): string {
   return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`
 }
 
-/** Runs `tasks` with at most `limit` at a time; the first failure stops new ones and is thrown. */
-async function inPool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0
+/**
+ * Runs `tasks` with at most `concurrency` at a time; after the first failure the rest are skipped,
+ * and it is thrown once every running one has settled (the caller then aborts the upload).
+ */
+async function inPool(tasks: (() => Promise<void>)[], concurrency: number): Promise<void> {
+  const limit = pLimit(concurrency)
   let failed = false
-  const worker = async () => {
-    while (!failed && next < tasks.length) {
-      const task = tasks[next++]!
-      try {
-        await task()
-      }
-      catch (error) {
-        failed = true
-        throw error
-      }
+  const results = await Promise.allSettled(tasks.map(task => limit(async () => {
+    if (failed) return
+    try {
+      await task()
     }
-  }
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, tasks.length) }, worker))
+    catch (error) {
+      failed = true
+      throw error
+    }
+  })))
   const rejected = results.find(result => result.status === 'rejected')
   if (rejected) throw rejected.reason
 }
