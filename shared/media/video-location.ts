@@ -33,6 +33,7 @@
  * `maxElements` headers are read.
  */
 import type { ByteReader } from './mp4-duration'
+import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
 
 export type { ByteReader } from './mp4-duration'
 
@@ -47,10 +48,12 @@ export type VideoContainer = 'mp4' | 'matroska'
 /**
  * `no-moov`: an MP4/QuickTime file without a readable `moov` (not what it claims: confirm answers
  * 422 CONTENT_MISMATCH). `unreadable`: a box or element tree that breaks its own bounds, or a
- * Matroska file without a Segment. `metadata-too-large`: more metadata than the read cap. In all
- * three the file cannot be vouched for, so it must not be published as is.
+ * Matroska file without a Segment. `metadata-too-large`: more metadata than the read cap.
+ * `too-complex`: more box or element headers than `maxElements`, nesting deeper than
+ * `MAX_DEPTH`, or a structure that needs more reads than `maxReads`. In all four the file cannot
+ * be vouched for, so it must not be published as is.
  */
-export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large'
+export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large' | 'too-complex'
 
 export type LocationScan
   = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[] }
@@ -63,18 +66,26 @@ export interface LocationScanOptions {
   sliceSize?: number
   /** At most this many bytes are fetched in slices, in all. */
   maxMetadataBytes?: number
-  /** At most this many box or element headers are read. */
+  /** At most this many box or element headers are read (a real file has hundreds, a fragmented one a few thousand). */
   maxElements?: number
+  /** At most this many reads of the file (ranged GETs on S3), through a windowed reader (windowed-reader.ts). */
+  maxReads?: number
+  /** The windowed reader's first window, and its largest. */
+  window?: number
+  maxWindow?: number
+  /** A file of at most this many bytes is read whole, in one read. */
+  wholeFileBelow?: number
 }
 
 export const LOCATION_SCAN_LIMITS = {
   sliceSize: 1024 * 1024,
   maxMetadataBytes: 16 * 1024 * 1024,
-  maxElements: 100_000,
+  maxElements: 10_000,
+  maxReads: WINDOWED_READER_DEFAULTS.maxReads,
 } as const
 
-/** Container boxes deeper than this are not a real file's. */
-const MAX_DEPTH = 16
+/** Containers nested deeper than this (boxes, or Matroska SimpleTags) are not a real file's. */
+export const MAX_DEPTH = 64
 
 class ScanStop extends Error {
   constructor(readonly reason: LocationScanFailure) {
@@ -93,7 +104,7 @@ export function containerOfContentType(contentType: string): VideoContainer {
   return /webm|matroska/i.test(contentType) ? 'matroska' : 'mp4'
 }
 
-type ScanLimits = Required<Omit<LocationScanOptions, 'container'>>
+type ScanLimits = Required<Pick<LocationScanOptions, 'sliceSize' | 'maxMetadataBytes' | 'maxElements'>>
 
 /** Where headers and payloads are read from: the whole file, or one box of it. */
 interface ByteSource {
@@ -139,7 +150,7 @@ class BoundedFile implements ByteSource {
   }
 
   countHeader() {
-    if (++this.headers > this.limits.maxElements) throw new ScanStop('unreadable')
+    if (++this.headers > this.limits.maxElements) throw new ScanStop('too-complex')
   }
 
   count(bytes: number) {
@@ -201,7 +212,10 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
     maxMetadataBytes: options.maxMetadataBytes ?? LOCATION_SCAN_LIMITS.maxMetadataBytes,
     maxElements: options.maxElements ?? LOCATION_SCAN_LIMITS.maxElements,
   }
-  const file = new BoundedFile(read, size, limits)
+  const windowed = windowedReader(read, size, {
+    maxReads: options.maxReads, window: options.window, maxWindow: options.maxWindow, wholeFileBelow: options.wholeFileBelow,
+  })
+  const file = new BoundedFile(windowed, size, limits)
   try {
     const container = options.container ?? (await isEbml(file) ? 'matroska' : 'mp4')
     const found = new Findings(limits.maxMetadataBytes)
@@ -211,6 +225,7 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
   }
   catch (error) {
     if (error instanceof ScanStop) return { ok: false, reason: error.reason }
+    if (error instanceof ReadBudgetExceeded) return { ok: false, reason: 'too-complex' }
     throw error
   }
 }
@@ -341,7 +356,7 @@ async function scanMp4(file: BoundedFile, found: Findings): Promise<void> {
 }
 
 async function visitBox(region: Region, box: Box, parent: string, depth: number, found: Findings): Promise<void> {
-  if (depth > MAX_DEPTH) throw new ScanStop('unreadable')
+  if (depth > MAX_DEPTH) throw new ScanStop('too-complex')
   const path = `${parent}/${box.type}`
   if (LOCATION_BOXES.has(box.type)) {
     blankBox(box, path, found)
@@ -501,11 +516,12 @@ async function readElement(file: BoundedFile, offset: number, limit: number): Pr
   return element
 }
 
-/** The elements of an in-memory range; `base` is the file offset of `bytes[0]`. */
-function elementsIn(bytes: Uint8Array, base: number, from: number, to: number): Element[] {
+/** The elements of an in-memory range; `base` is the file offset of `bytes[0]`. Each counts against the header budget. */
+function elementsIn(file: BoundedFile, bytes: Uint8Array, base: number, from: number, to: number): Element[] {
   const out: Element[] = []
   let offset = from
   while (offset < to) {
+    file.countHeader()
     const element = parseElement(bytes.subarray(offset - base, to - base), 0, offset)
     if (!element || element.end === null || element.end > to) throw new ScanStop('unreadable')
     out.push(element)
@@ -562,11 +578,11 @@ async function seekTargets(file: BoundedFile, seekHead: Element, segmentData: nu
   if (seekHead.end === null) throw new ScanStop('unreadable')
   const bytes = await file.bytes(seekHead.dataStart, seekHead.end)
   const targets: number[] = []
-  for (const seek of elementsIn(bytes, seekHead.dataStart, seekHead.dataStart, seekHead.end)) {
+  for (const seek of elementsIn(file, bytes, seekHead.dataStart, seekHead.dataStart, seekHead.end)) {
     if (seek.id !== SEEK) continue
     let id = 0
     let position = -1
-    for (const field of elementsIn(bytes, seekHead.dataStart, seek.dataStart, seek.end!)) {
+    for (const field of elementsIn(file, bytes, seekHead.dataStart, seek.dataStart, seek.end!)) {
       const value = bytes.subarray(field.dataStart - seekHead.dataStart, field.end! - seekHead.dataStart)
       const number = value.reduce((n, byte) => n * 256 + byte, 0)
       if (field.id === SEEK_ID) id = number
@@ -581,20 +597,22 @@ async function blankLocationTags(file: BoundedFile, tags: Element, found: Findin
   if (tags.end === null) throw new ScanStop('unreadable')
   const bytes = await file.bytes(tags.dataStart, tags.end)
   const base = tags.dataStart
-  const visit = (simpleTag: Element, path: string) => {
-    const fields = elementsIn(bytes, base, simpleTag.dataStart, simpleTag.end!)
+  const visit = (simpleTag: Element, path: string, depth: number) => {
+    // SimpleTags nest; a file nesting them thousands deep would otherwise exhaust the stack.
+    if (depth > MAX_DEPTH) throw new ScanStop('too-complex')
+    const fields = elementsIn(file, bytes, base, simpleTag.dataStart, simpleTag.end!)
     const nameField = fields.find(field => field.id === TAG_NAME)
     const name = nameField ? new TextDecoder().decode(bytes.subarray(nameField.dataStart - base, nameField.end! - base)) : ''
     if (namesALocation(name)) {
       found.add(simpleTag.start, voidElement(simpleTag.end! - simpleTag.start), `${path}/SimpleTag[${name}]`)
       return
     }
-    for (const field of fields) if (field.id === SIMPLE_TAG) visit(field, `${path}/SimpleTag[${name}]`)
+    for (const field of fields) if (field.id === SIMPLE_TAG) visit(field, `${path}/SimpleTag[${name}]`, depth + 1)
   }
-  for (const tag of elementsIn(bytes, base, tags.dataStart, tags.end)) {
+  for (const tag of elementsIn(file, bytes, base, tags.dataStart, tags.end)) {
     if (tag.id !== TAG) continue
-    for (const field of elementsIn(bytes, base, tag.dataStart, tag.end!)) {
-      if (field.id === SIMPLE_TAG) visit(field, '/Segment/Tags/Tag')
+    for (const field of elementsIn(file, bytes, base, tag.dataStart, tag.end!)) {
+      if (field.id === SIMPLE_TAG) visit(field, '/Segment/Tags/Tag', 1)
     }
   }
 }
