@@ -49,7 +49,7 @@ export const dataAtom = (value: string) => box('data', u32(1), u32(0), text(valu
 export const keysBox = (...names: string[]) => fullBox('keys', u32(names.length), ...names.map(name => box('mdta', text(name))))
 
 /** An `ilst` item whose type is the 1-based index of its key. */
-export const keyedItem = (index: number, value: string) => Buffer.concat([u32(8 + 16 + value.length + 8), u32(index), dataAtom(value)])
+export const keyedItem = (index: number, value: string) => Buffer.concat([u32(8 + 16 + value.length), u32(index), dataAtom(value)])
 
 export const mdtaHandler = () => fullBox('hdlr', u32(0), text('mdta'), Buffer.alloc(12), Buffer.from([0]))
 
@@ -122,4 +122,72 @@ export function deepTagsWebm(depth: number): Buffer {
   }
   inner.copy(out, depth * (10 + name.length))
   return Buffer.concat([ebmlHeader, element(SEGMENT, info, element(0x1254C367, element(0x7373, element(0x63C0), out)))])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions hidden in an otherwise real MP4 (one ffmpeg wrote, its moov after the media data, so
+// that anything added inside the moov moves no chunk offset)
+
+interface TopBox { type: string, start: number, end: number }
+
+function topLevel(mp4: Buffer): TopBox[] {
+  const out: TopBox[] = []
+  for (let at = 0; at + 8 <= mp4.length;) {
+    const size = mp4.readUInt32BE(at)
+    if (size < 8) throw new Error('a top-level box this writer does not handle')
+    out.push({ type: mp4.toString('latin1', at + 4, at + 8), start: at, end: at + size })
+    at += size
+  }
+  return out
+}
+
+/** The MP4 with `children` appended inside its moov, which must be its last top-level box. */
+export function withMoovChildren(mp4: Buffer, ...children: Buffer[]): Buffer {
+  const boxes = topLevel(mp4)
+  const moov = boxes.at(-1)!
+  if (moov.type !== 'moov') throw new Error('the moov must come last')
+  const grown = Buffer.concat([mp4.subarray(moov.start, moov.end), ...children])
+  grown.writeUInt32BE(grown.length, 0)
+  return Buffer.concat([mp4.subarray(0, moov.start), grown])
+}
+
+/** A `meta` of Apple's QuickTime metadata: handler `mdta`, then the given boxes (keys, ilst…). */
+export const quickTimeMeta = (...boxes: Buffer[]) => box('meta', mdtaHandler(), ...boxes)
+
+/** An iTunes freeform item: `----` holding mean, name and data. */
+export const freeformItem = (mean: string, name: string, value: string) => box('----', fullBox('mean', text(mean)), fullBox('name', text(name)), dataAtom(value))
+
+/** An ISO `meta` (version and flags) with an iTunes handler and an `ilst` of the given items. */
+export const iTunesMeta = (...items: Buffer[]) => fullBox('meta', fullBox('hdlr', u32(0), text('mdir'), text('appl'), Buffer.alloc(9)), box('ilst', ...items))
+
+/** A sample entry of `type`: six reserved bytes, data reference index 1, then its boxes. */
+export const sampleEntry = (type: string, ...boxes: Buffer[]) => box(type, Buffer.from([0, 0, 0, 0, 0, 0, 0, 1]), ...boxes)
+
+/** Apple's timed metadata sample entry, its keys numbered from 1 (keyd: namespace `mdta`, then the key). */
+export const mebxEntry = (...keys: string[]) => sampleEntry('mebx', box('keys', ...keys.map((key, i) =>
+  box(String.fromCharCode(0, 0, 0, i + 1), box('keyd', text('mdta'), text(key)), box('dtyp', u32(0), u32(1))))))
+
+/** A timed metadata track (handler `meta`) with one sample entry and no samples. */
+export function metadataTrak(entry: Buffer): Buffer {
+  const tkhd = fullBox('tkhd', Buffer.alloc(80))
+  const mdhd = fullBox('mdhd', Buffer.alloc(20))
+  const hdlr = fullBox('hdlr', u32(0), text('meta'), Buffer.alloc(12), Buffer.from([0]))
+  const dinf = box('dinf', fullBox('dref', u32(1), box('url ', Buffer.from([0, 0, 0, 1]))))
+  const stbl = box('stbl', fullBox('stsd', u32(1), entry), fullBox('stts', u32(0)), fullBox('stsc', u32(0)), fullBox('stsz', u32(0), u32(0)), fullBox('stco', u32(0)))
+  return box('trak', tkhd, box('mdia', mdhd, hdlr, box('minf', fullBox('nmhd'), dinf, stbl)))
+}
+
+/** The fragmented MP4 with `child` appended inside its first `moof`. */
+export function withFirstMoofChild(mp4: Buffer, child: Buffer): Buffer {
+  const moof = topLevel(mp4).find(top => top.type === 'moof')!
+  const grown = Buffer.concat([mp4.subarray(moof.start, moof.end), child])
+  grown.writeUInt32BE(grown.length, 0)
+  return Buffer.concat([mp4.subarray(0, moof.start), grown, mp4.subarray(moof.end)])
+}
+
+/** The box with a size `extra` bytes larger than it is: it runs past the end of the file. */
+export function overrunning(whole: Buffer, extra: number): Buffer {
+  const out = Buffer.from(whole)
+  out.writeUInt32BE(whole.length + extra, 0)
+  return out
 }
