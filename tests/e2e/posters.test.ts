@@ -52,6 +52,14 @@ describe.each(['local', 's3'] as const)('video posters are checked before they a
     await expectRefused(Buffer.concat([plain.subarray(0, 2), Buffer.from([0xFF, 0xFE, 0, 7]), Buffer.from('hello'), plain.subarray(2)]))
   })
 
+  it('text hidden in a poster\'s tables or at the end of its scan is refused', async () => {
+    const plain = await jpeg(64, 36)
+    const sof = plain.indexOf(Buffer.from([0xFF, 0xC0]))
+    const table = Buffer.concat([Buffer.from([0xFF, 0xDB, 0, 67, 3]), Buffer.from('meet me at the north exit'.padEnd(64, '.'), 'latin1')])
+    await expectRefused(Buffer.concat([plain.subarray(0, sof), table, plain.subarray(sof)]))
+    await expectRefused(Buffer.concat([plain.subarray(0, plain.length - 2), Buffer.from('meet me at the north exit'), plain.subarray(plain.length - 2)]))
+  })
+
   it('a poster larger than any frame the page draws is refused', async () => {
     await expectRefused(await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 9, g: 9, b: 9 } } }).jpeg().toBuffer())
   })

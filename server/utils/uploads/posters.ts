@@ -30,7 +30,8 @@ export async function acceptPoster(row: UploadRow): Promise<string | null> {
   if (!object) return null
   // One byte past the cap, so that an oversized object (never signed, but a check trusts nothing) is told apart.
   const bytes = object.size > 0 ? await store.readRange(key, 0, Math.min(object.size, POSTER_MAX_BYTES + 1) - 1) : new Uint8Array()
-  const checked = checkPoster(bytes)
+  const structure = checkPoster(bytes)
+  const checked = structure.ok && !(await codedDataFillsImage(bytes)) ? { ok: false as const, reason: 'metadata' as const } : structure
   if (checked.ok) return key
   console.warn(`[posters] ${row.id}: the poster was refused (${checked.reason}), the gallery draws a placeholder`)
   await deleteObjectOrRetryLater(key)
