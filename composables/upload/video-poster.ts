@@ -1,4 +1,6 @@
 import { POSTER_MAX_BYTES } from '#shared/limits'
+import { POSTER_MAX_WIDTH } from '#shared/media/poster'
+import { stripIccProfile } from '#shared/media/public-image'
 import type { PosterUploadResponse } from '#shared/schemas/upload'
 import { sendBestEffort } from './best-effort'
 import { withDetachedVideo } from './detached-video'
@@ -11,8 +13,6 @@ import { postJson, putBlob } from './transport'
  * or delayed upload beyond a few seconds.
  */
 
-/** Wide enough for a gallery tile on a large screen, small enough to cost a weak uplink nothing. */
-export const POSTER_MAX_WIDTH = 640
 const POSTER_QUALITY = 0.8
 /** How long a frame may take to decode before the poster is given up. */
 const FRAME_TIMEOUT_MS = 8000
@@ -55,8 +55,18 @@ export function captureVideoPoster(file: Blob): Promise<Blob | null> {
     const context = canvas.getContext('2d')
     if (!context) return Promise.resolve(null)
     context.drawImage(video, 0, 0, canvas.width, canvas.height)
-    return new Promise<Blob | null>(resolve => canvas.toBlob(blob => resolve(blob && blob.size > 0 && blob.size <= POSTER_MAX_BYTES ? blob : null), 'image/jpeg', POSTER_QUALITY))
+    return new Promise<Blob | null>(resolve => canvas.toBlob(resolve, 'image/jpeg', POSTER_QUALITY)).then(withoutIccProfile)
   }).catch(() => null)
+}
+
+/**
+ * The poster without the sRGB profile the canvas tags it with: the server refuses a poster that
+ * carries any metadata segment (shared/media/poster.ts), and the picture is the same untagged.
+ */
+async function withoutIccProfile(blob: Blob | null): Promise<Blob | null> {
+  if (!blob || blob.size === 0) return null
+  const bytes = stripIccProfile(new Uint8Array(await blob.arrayBuffer()))
+  return bytes.length <= POSTER_MAX_BYTES ? new Blob([bytes as BlobPart], { type: 'image/jpeg' }) : null
 }
 
 /**

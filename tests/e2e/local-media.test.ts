@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import exifReader from 'exif-reader'
 import sharp from 'sharp'
 import { useTestServer } from '../helpers/test-server'
-import { api } from '../support/http'
+import { api, login } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
 import { keyOfUrl, putBytes, uploadFile } from '../support/uploads'
@@ -69,6 +69,38 @@ describe('local storage driver', () => {
     const { init: photoInit } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
     const photoPath = `/media/${keyOfUrl(photoInit.upload.url)}`
     expect((await fetch(`${server.url}${photoPath}`)).status).toBe(403)
+  })
+
+  it('a signed URL with a query parameter added, repeated or moved is refused 403 INVALID_SIGNATURE; the URL as signed works', async () => {
+    const photo = await jpegWithGps()
+    const { init: created } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
+    const signed = (await api(server.url, `/api/admin/uploads/${created.id}`, { method: 'PATCH', json: {}, cookie: await login(server.url) })).body.originalUrl as string
+    expect(signed).toMatch(/\?exp=\d+&sig=[\w-]+$/)
+    const url = new URL(signed)
+    const exp = url.searchParams.get('exp')!
+    const sig = url.searchParams.get('sig')!
+    const variants = [
+      `${signed}&x=1`,
+      `${url.origin}${url.pathname}?x=1&exp=${exp}&sig=${sig}`,
+      `${url.origin}${url.pathname}?sig=${sig}&exp=${exp}`,
+      `${url.origin}${url.pathname}?exp=${exp}&exp=${exp}&sig=${sig}`,
+      `${url.origin}${url.pathname}?exp=${exp}&sig=${sig}&sig=${sig}`,
+      `${url.origin}${url.pathname}?exp=${exp}&len=&sig=${sig}`,
+    ]
+    for (const variant of variants) {
+      const response = await fetch(variant)
+      expect(response.status, variant).toBe(403)
+      expect((await response.json()).data.code, variant).toBe('INVALID_SIGNATURE')
+    }
+    const genuine = await fetch(signed)
+    expect(genuine.status).toBe(200)
+    expect(Buffer.from(await genuine.arrayBuffer()).equals(photo)).toBe(true)
+
+    // A PUT URL likewise: an extra parameter is refused before any byte is written.
+    const fresh = await init({ contentType: 'image/jpeg', size: photo.length })
+    const put = await putBytes(`${fresh.body.upload.url}&x=1`, photo, fresh.body.upload.headers)
+    expect(put.status).toBe(403)
+    expect((await put.json()).data.code).toBe('INVALID_SIGNATURE')
   })
 
   it('an expired URL is refused; refresh gives new URLs for the missing parts only, and the upload resumes', async () => {

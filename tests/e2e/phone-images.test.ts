@@ -125,6 +125,31 @@ describe.each(['local', 's3'] as const)('public images made on the phone (%s dri
     await expectFallback({ ...made, display: { bytes: big, contentType: 'image/jpeg' } }, 'dimensions')
   })
 
+  it('text hidden in an extra DQT segment of the display image is refused (metadata): the server derives', async () => {
+    const sof = made.display.bytes.indexOf(Buffer.from([0xFF, 0xC0]))
+    const table = Buffer.concat([Buffer.from([0xFF, 0xDB, 0, 67, 3]), Buffer.from('meet me at the north exit'.padEnd(64, '.'), 'latin1')])
+    const hidden = Buffer.concat([made.display.bytes.subarray(0, sof), table, made.display.bytes.subarray(sof)])
+    await expectFallback({ ...made, display: { bytes: hidden, contentType: 'image/jpeg' } }, 'metadata')
+  })
+
+  it('bytes appended inside the thumbnail\'s VP8 chunk are refused (metadata): the server derives', async () => {
+    const webp = made.thumb.bytes
+    expect(webp.toString('latin1', 12, 16)).toBe('VP8 ')
+    const size = webp.readUInt32LE(16)
+    const body = Buffer.concat([webp.subarray(20, 20 + size), Buffer.from('meet me at the north exit!')])
+    const head = Buffer.from('RIFF\0\0\0\0WEBPVP8 \0\0\0\0', 'latin1')
+    head.writeUInt32LE(body.length, 16)
+    const appended = Buffer.concat([head, body, Buffer.alloc(body.length & 1)])
+    appended.writeUInt32LE(appended.length - 8, 4)
+    await expectFallback({ ...made, thumb: { bytes: appended, contentType: 'image/webp' } }, 'metadata')
+  })
+
+  it('text appended to the last scan of the display image, before its EOI, is refused (metadata): the server derives', async () => {
+    const jpegBytes = made.display.bytes
+    const hidden = Buffer.concat([jpegBytes.subarray(0, jpegBytes.length - 2), Buffer.from('meet me at the north exit'), jpegBytes.subarray(jpegBytes.length - 2)])
+    await expectFallback({ ...made, display: { bytes: hidden, contentType: 'image/jpeg' } }, 'metadata')
+  })
+
   it('an image never sent is refused (missing): the others are deleted, the server derives', async () => {
     await expectFallback(made, 'missing', ['display', 'thumb'])
   })

@@ -15,7 +15,7 @@ export const QR_RULE: BucketRule = { capacity: 60, refillPerSecond: 1 }
 
 // A named type: mlly's export scanner (Nitro auto-imports) misses functions whose signature holds
 // a string-literal union.
-type UploadStep = 'init' | 'confirm' | 'undo'
+type UploadStep = 'init' | 'confirm' | 'undo' | 'abort' | 'refresh'
 
 export async function limitUploads(event: H3Event, name: UploadStep) {
   await consumeToken(event, `uploads-${name}`, clientKey(event), uploadRule())

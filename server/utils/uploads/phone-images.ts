@@ -70,7 +70,8 @@ async function checkServed(key: string, variant: PublicImageVariant, contentType
   // One byte past the cap, so that an oversized object (never signed, but a check trusts nothing) is told apart.
   const bytes = await store.readRange(key, 0, Math.min(object.size, PUBLIC_IMAGE_VARIANTS[variant].maxBytes + 1) - 1)
   const checked = checkPublicImage(bytes, { variant, original, contentType })
-  return checked.ok ? null : checked.reason
+  if (!checked.ok) return checked.reason
+  return (await codedDataFillsImage(bytes)) ? null : 'metadata'
 }
 
 /**

@@ -42,6 +42,24 @@ export function grantQuery(grant: LocalGrant, key: Buffer): URLSearchParams {
   return params
 }
 
+const SIGNED_QUERY_ORDER = ['exp', 'len', 'ct', 'upload', 'part', 'sig']
+
+/**
+ * Is a media URL's raw query (`?exp=…&sig=…`) in the shape `grantQuery` writes: only its names,
+ * each once, in its order, `sig` last? The signature vouches for the values; this refuses a URL
+ * that carries anything else beside them, as the signed URL of a bucket does.
+ */
+export function isSignedQueryShape(search: string): boolean {
+  const names = [...new URLSearchParams(search).keys()]
+  let from = 0
+  for (const name of names) {
+    const index = SIGNED_QUERY_ORDER.indexOf(name, from)
+    if (index < 0) return false
+    from = index + 1
+  }
+  return names.at(-1) === 'sig'
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const number = (value: unknown) => (value === undefined ? undefined : Number(value))
 

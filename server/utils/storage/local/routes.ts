@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
-import { grantFromQuery, localSigningKey, verifyGrant, type LocalGrant } from './grant'
+import { grantFromQuery, isSignedQueryShape, localSigningKey, verifyGrant, type LocalGrant } from './grant'
 
 function rawKeyOf(event: H3Event): string {
   try {
@@ -31,7 +31,8 @@ export function uploadKeyOf(event: H3Event): string {
 /** The grant the URL's signature vouches for; answers 403 like S3 does for a bad or expired one. */
 export function assertGranted(event: H3Event, method: LocalGrant['method'], key: string): LocalGrant {
   const { grant, signature } = grantFromQuery(method, key, getQuery(event))
-  const verdict = Number.isInteger(grant.expires) && signature
+  const search = event.path.includes('?') ? event.path.slice(event.path.indexOf('?')) : ''
+  const verdict = Number.isInteger(grant.expires) && signature && isSignedQueryShape(search)
     ? verifyGrant(grant, signature, localSigningKey(useConfig().SESSION_SECRET))
     : 'invalid'
   if (verdict === 'expired') throw apiError(403, ErrorCode.URL_EXPIRED, 'URL expired')
