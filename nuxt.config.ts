@@ -11,7 +11,8 @@ const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsour
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
-  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
+  // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
+  // the page and the service worker import its plain modules by name.
   imports: { dirs: ['composables/*/index.ts'] },
   devtools: { enabled: false },
   app: {

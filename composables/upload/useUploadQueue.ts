@@ -4,21 +4,21 @@ import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
 import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
-import { isAbort } from './abort'
-import { isOffline, wakeSleepers } from './backoff'
-import { prepareUploadSync, requestUploadSync } from './background-sync'
-import { pickedTwiceCheck } from './duplicates'
-import { bytesOfDoneParts, toRecord, type QueueItem } from './item'
-import { withItemLock } from './item-lock'
-import { checkMediaFile } from './media-checks'
-import { pageTransfer } from './page-transfer'
-import { catchUp, isUnsent, markFailed, markSent, recordSent } from './senders'
-import * as store from './store'
-import { makeThumbnail } from './thumbnail'
-import { summarize } from './summary'
-import { transferUpload } from './transfer'
-import { deleteSentUpload, postJson } from './transport'
-import { undoLeftMs } from './undo'
+import { isAbort } from '~/upload-client/abort'
+import { isOffline, wakeSleepers } from '~/upload-client/backoff'
+import { prepareUploadSync, requestUploadSync } from '~/upload-client/background-sync'
+import { pickedTwiceCheck } from '~/upload-client/duplicates'
+import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item'
+import { withItemLock } from '~/upload-client/item-lock'
+import { checkMediaFile } from '~/upload-client/media-checks'
+import { pageTransfer } from '~/upload-client/page-transfer'
+import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
+import * as store from '~/upload-client/store'
+import { makeThumbnail } from '~/upload-client/thumbnail'
+import { summarize } from '~/upload-client/summary'
+import { transferUpload } from '~/upload-client/transfer'
+import { deleteSentUpload, postJson } from '~/upload-client/transport'
+import { undoLeftMs } from '~/upload-client/undo'
 
 export interface RefusedFile { name: string, reason: string }
 
@@ -111,7 +111,7 @@ function createQueue() {
     }
     catch (error) {
       if (!isAbort(error)) {
-        markFailed(item, error)
+        markFailed(item, error, t)
         await persist(item)
         // No answer came: the worker may send it later, without this page.
         if (error instanceof ApiError && error.status === null) syncIfUnsent()
@@ -217,7 +217,7 @@ function createQueue() {
   async function addFiles(files: File[], limits: EventLimits): Promise<RefusedFile[]> {
     const refused: RefusedFile[] = []
     for (const file of files) {
-      const check = await checkMediaFile(file, limits)
+      const check = await checkMediaFile(file, limits, t)
       if (!check.ok) {
         refused.push({ name: file.name, reason: check.reason })
         continue

@@ -16,7 +16,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 const VIDEO_SIZE = 60 * MiB + 123_457
 const VIDEO_PARTS = 7
 
-/** The tag the page registers (composables/upload/background-sync.ts). */
+/** The tag the page registers (upload-client/background-sync.ts). */
 const SYNC_TAG = 'upload-queue'
 
 /**

@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises'
-import { containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '../../../shared/media/video-location'
+import { containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '#shared/media/video-location'
 
 /**
  * Blanking a stored video's location on the local disk: each patch written at its offset, then one

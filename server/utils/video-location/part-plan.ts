@@ -1,4 +1,4 @@
-import type { BytePatch } from '../../../shared/media/video-location'
+import type { BytePatch } from '#shared/media/video-location'
 
 /**
  * How to rebuild an object with a few patched ranges as a multipart upload: the untouched ranges

@@ -4,7 +4,7 @@ import {
   GetObjectCommand, PutObjectCommand, S3ServiceException, UploadPartCommand, UploadPartCopyCommand,
   type CompletedPart, type S3Client,
 } from '@aws-sdk/client-s3'
-import { applyPatches, containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '../../../shared/media/video-location'
+import { applyPatches, containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '#shared/media/video-location'
 import { MiB, S3_PART_LIMITS, checkedPatches, planPatchedCopy, type PartLimits, type PlannedPart } from './part-plan'
 
 /**

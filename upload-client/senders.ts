@@ -1,4 +1,5 @@
 import { ErrorCode } from '#shared/errors'
+import type { Messages } from '#shared/messages/pt-BR'
 import { ApiError } from '~/utils/api-error'
 import { describeFailure } from './failures'
 import { forgetUpload, type QueueItem } from './item'
@@ -35,8 +36,8 @@ export async function recordSent(item: QueueItem, persist: (item: QueueItem) => 
 }
 
 /** The file did not go, for a reason retrying at once cannot fix: the words for its row. */
-export function markFailed(item: QueueItem, error: unknown): void {
-  const { words, final } = describeFailure(item, error)
+export function markFailed(item: QueueItem, error: unknown, t: Messages): void {
+  const { words, final } = describeFailure(item, error, t)
   // The server removed a record it refused after the bytes arrived; a new try starts over.
   if (error instanceof ApiError && error.code === ErrorCode.CONTENT_MISMATCH) forgetUpload(item)
   item.phase = 'error'
