@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BRAND_COLOUR } from './shared/brand'
 
 // The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 /** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
@@ -20,7 +21,7 @@ export default defineNuxtConfig({
       htmlAttrs: { lang: 'pt-BR' },
       meta: [
         { name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' },
-        { name: 'theme-color', content: '#7a3e48' },
+        { name: 'theme-color', content: BRAND_COLOUR },
       ],
       // The web app manifest's link is in app.vue (the slideshow links its own).
       link: [{ rel: 'apple-touch-icon', href: '/icons/icon-192.png' }],
