@@ -12,7 +12,7 @@ import type { UploadRecord } from './store'
  * one is written down, and how a sender catches up with what another stored meanwhile.
  */
 
-/** The guest pressed send, and the file has neither arrived nor been refused for good. */
+/** The guest picked the file to send, and it has neither arrived nor been refused for good. */
 export function isUnsent(record: Pick<UploadRecord, 'submitted' | 'done' | 'errorFinal'>): boolean {
   return record.submitted && !record.done && !record.errorFinal
 }
