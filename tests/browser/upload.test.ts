@@ -694,14 +694,16 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const [photoState, videoState] = await states(page)
     expect(photoState).toBe('done')
     expect(['paused', 'queued']).toContain(videoState)
+    // The parts storage confirmed count (the last one stored may not have been heard back by the
+    // page before the reload: it cannot count what it never heard), never "0 %".
     const videoRow = rows(page).nth(1)
-    const partBytes = [...stored].reduce((sum, part) => sum + Math.min(10 * MiB, VIDEO_SIZE - (part - 1) * 10 * MiB), 0)
+    const heard = (stored.size - 1) * 10 * MiB
     const videoPercent = Number(await videoRow.locator('[data-progress]').getAttribute('data-progress'))
-    expect(videoPercent).toBe(Math.floor(partBytes / VIDEO_SIZE * 100))
+    expect(videoPercent).toBeGreaterThanOrEqual(Math.floor(heard / VIDEO_SIZE * 100))
     expect(videoPercent).toBeGreaterThan(0)
     const summary = page.locator('[data-testid=upload-summary]')
     const pictureSize = statSync(picture).size
-    expect(Number(await summary.getAttribute('data-percent'))).toBe(Math.floor((pictureSize + partBytes) / (pictureSize + VIDEO_SIZE) * 100))
+    expect(Number(await summary.getAttribute('data-percent'))).toBeGreaterThanOrEqual(Math.floor((pictureSize + heard) / (pictureSize + VIDEO_SIZE) * 100))
     expect(await summary.getAttribute('data-done')).toBe('1')
     await screenshot(page, 'enviar-phone-offline-reload')
     await context!.setOffline(false)
