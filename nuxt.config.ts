@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BRAND_COLOUR } from './shared/brand'
 
 /** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
 const APP_SHELL_PATH = '/app-shell'
@@ -11,7 +12,8 @@ const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsour
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
-  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
+  // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
+  // the page and the service worker import its plain modules by name.
   imports: { dirs: ['composables/*/index.ts'] },
   devtools: { enabled: false },
   app: {
@@ -19,7 +21,7 @@ export default defineNuxtConfig({
       htmlAttrs: { lang: 'pt-BR' },
       meta: [
         { name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' },
-        { name: 'theme-color', content: '#7a3e48' },
+        { name: 'theme-color', content: BRAND_COLOUR },
       ],
       // The web app manifest's link is in app.vue (the slideshow links its own).
       link: [{ rel: 'apple-touch-icon', href: '/icons/icon-192.png' }],

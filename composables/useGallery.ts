@@ -1,6 +1,5 @@
-import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import { GALLERY_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared/schemas/gallery'
 
-export const GALLERY_PAGE_SIZE = 24
 /** How often page 1 is asked again, so new approvals appear without a reload. */
 export const GALLERY_POLL_MS = 10_000
 const REQUEST_TIMEOUT_MS = 15_000

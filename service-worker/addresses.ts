@@ -1,3 +1,6 @@
+import { GALLERY_PAGE_SIZE, SLIDESHOW_PAGE_SIZE } from '#shared/schemas/gallery'
+import { isSlideshowAddress } from '#shared/slideshow'
+
 /** What the service worker serves and keeps, by address (read by sw.ts and its tests). */
 
 /** The offline shell, precached each build (nuxt.config.ts `pwa` and its `ssr: false` route rule). */
@@ -8,15 +11,11 @@ export const MEDIA_CACHE = 'gallery-media'
 export const APP_PAGES = new Set(['/', '/enviar', '/galeria'])
 /** The public answers kept, network first. Never an /api/admin one. */
 export const CACHED_ANSWERS = new Set(['/api/event', '/api/gallery', '/api/qrcode'])
-/** The first page /galeria shows (GALLERY_PAGE_SIZE in composables/useGallery.ts; a unit test keeps them equal). */
-export const GALLERY_FIRST_PAGE = '/api/gallery?limit=24'
+/** The first page /galeria shows, exactly as it asks for it (the cache key is the address). */
+export const GALLERY_FIRST_PAGE = `/api/gallery?limit=${GALLERY_PAGE_SIZE}`
 
-/** The first page the slideshow polls (PAGE_LIMIT in composables/slideshow/useSlideshow.ts; the same unit test). */
-export const SLIDESHOW_FIRST_PAGE = '/api/gallery?limit=100'
-
-export function isSlideshowUrl(url: URL): boolean {
-  return url.pathname === '/galeria' && url.searchParams.get('slideshow') === '1'
-}
+/** The first page the slideshow polls. */
+export const SLIDESHOW_FIRST_PAGE = `/api/gallery?limit=${SLIDESHOW_PAGE_SIZE}`
 
 /**
  * The answers a page needs offline that reached it some other way (its server render, or before
@@ -24,7 +23,7 @@ export function isSlideshowUrl(url: URL): boolean {
  * first page.
  */
 export function answersOf(url: URL): string[] {
-  if (url.pathname === '/galeria') return ['/api/event', isSlideshowUrl(url) ? SLIDESHOW_FIRST_PAGE : GALLERY_FIRST_PAGE]
+  if (url.pathname === '/galeria') return ['/api/event', isSlideshowAddress(url) ? SLIDESHOW_FIRST_PAGE : GALLERY_FIRST_PAGE]
   return ['/api/event']
 }
 

@@ -4,7 +4,8 @@
  * what a kiosk browser is started with, so it survives a power cut without anyone logging in.
  * /galeria reads them; the admin's Event tab writes them.
  */
-export const SLIDESHOW_PATH = '/galeria'
+/** The page the venue screen is: the gallery, shown as a slideshow when its address says so. */
+export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
 export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite' } as const
@@ -34,6 +35,14 @@ export function isSlideshowQuery(query: Record<string, unknown>): boolean {
   return query[SLIDESHOW_QUERY.slideshow] === '1'
 }
 
+/**
+ * Whether an address opens the venue screen: the one test the page, the server's page policy
+ * (only the slideshow may be framed) and the service worker's offline shell all ask.
+ */
+export function isSlideshowAddress(url: URL): boolean {
+  return url.pathname === SLIDESHOW_PAGE && isSlideshowQuery(Object.fromEntries(url.searchParams))
+}
+
 /** The options the address carries; what it leaves out (or spells wrong) takes the default. */
 export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
@@ -54,5 +63,5 @@ export function slideshowPathOf(options: SlideshowOptions = {}): string {
   })
   if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
   if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
-  return `${SLIDESHOW_PATH}?${query}`
+  return `${SLIDESHOW_PAGE}?${query}`
 }

@@ -1,3 +1,5 @@
+import { PUBLIC_IMAGE_VARIANTS } from '#shared/media/public-image'
+
 /**
  * `srcset` for a photo's public images, so that a phone downloads the size its screen needs:
  * the 480 px thumbnail, the 960 px one (issue 15's `thumb2xUrl`, null until made), the display
@@ -9,9 +11,7 @@ export interface PublicImageUrls {
   url: string
 }
 
-export const THUMB_WIDTH = 480
-export const THUMB_2X_WIDTH = 960
-export const DISPLAY_WIDTH = 2048
+const { thumb, thumb2x, display } = PUBLIC_IMAGE_VARIANTS
 
 /**
  * Undefined when there is nothing to choose from. Only for photos: a video's `url` is the video
@@ -19,7 +19,7 @@ export const DISPLAY_WIDTH = 2048
  */
 export function photoSrcset(image: PublicImageUrls): string | undefined {
   const candidates: [string | null | undefined, number][] = [
-    [image.thumbUrl, THUMB_WIDTH], [image.thumb2xUrl, THUMB_2X_WIDTH], [image.url, DISPLAY_WIDTH],
+    [image.thumbUrl, thumb.longSide], [image.thumb2xUrl, thumb2x.longSide], [image.url, display.longSide],
   ]
   const seen = new Set<string>()
   const parts: string[] = []

@@ -1,12 +1,10 @@
-import type { GalleryItem } from '#shared/schemas/gallery'
+import { SLIDESHOW_PAGE_SIZE, type GalleryItem } from '#shared/schemas/gallery'
 import { fetchGalleryPage } from '../useGallery'
 import { createRotation } from './rotation'
 import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300
-/** The page size of its polls (service-worker/addresses.ts keeps the first page for offline). */
-export const PAGE_LIMIT = 100
 /** New approvals reach the screen within about this long (plus the photo on screen). */
 export const SLIDESHOW_POLL_MS = 10_000
 export const PHOTO_SECONDS = SLIDESHOW_DEFAULTS.photoSeconds
@@ -67,7 +65,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     const items: GalleryItem[] = []
     let cursor: string | undefined
     while (items.length < SLIDESHOW_POOL_MAX) {
-      const page = await fetchGalleryPage({ limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) })
+      const page = await fetchGalleryPage({ limit: SLIDESHOW_PAGE_SIZE, ...(cursor ? { cursor } : {}) })
       items.push(...page.items)
       if (!page.nextCursor) break
       cursor = page.nextCursor

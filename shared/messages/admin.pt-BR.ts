@@ -89,6 +89,7 @@ export const adminPtBR = {
   upload: {
     anonymous: 'Sem nome',
     noMessage: 'Sem mensagem',
+    hasMessage: 'Tem mensagem',
     photo: 'Foto',
     video: 'Vídeo',
     select: 'Selecionar',

@@ -30,15 +30,17 @@ export const ptBR = {
     authorHint: 'Opcional. Fica guardado neste celular para a próxima vez.',
     message: 'Mensagem para os noivos',
     messageHint: 'Opcional.',
-    send: (count: number) => count > 0
-      ? `Enviar ${count} ${plural(count, 'arquivo', 'arquivos')}`
-      : 'Enviar',
-    sending: 'Enviando…',
+    messageHintSending: 'Opcional. Vale também para as fotos que já estão subindo.',
     listLabel: 'Arquivos escolhidos',
     refusedTitle: 'Estes arquivos não podem ser enviados',
     dismiss: 'Entendi',
     success: 'Pronto! Tudo foi enviado.',
-    successCount: (count: number) => `${count} ${plural(count, 'arquivo enviado', 'arquivos enviados')}. Muito obrigado!`,
+    // Only what was new counts as sent; files the gallery already had are said apart.
+    successCount: (count: number, already = 0) => {
+      const before = `${already} ${plural(already, 'já estava', 'já estavam')} na galeria`
+      if (count === 0 && already > 0) return `${plural(already, 'O arquivo', 'Os arquivos')} ${plural(already, 'já estava', 'já estavam')} na galeria. Muito obrigado!`
+      return `${count} ${plural(count, 'arquivo enviado', 'arquivos enviados')}${already ? `, ${before}` : ''}. Muito obrigado!`
+    },
     afterApproval: 'As fotos aparecem na galeria depois que os noivos aprovarem.',
     seeGallery: 'Ver a galeria',
     sendMore: 'Enviar mais',
@@ -50,6 +52,7 @@ export const ptBR = {
     label: 'Andamento do envio',
     sending: (position: number, total: number) => `Enviando ${position} de ${total}`,
     paused: 'Sem conexão · pausado',
+    stalled: 'Sem resposta do servidor · tentando de novo',
     done: 'Tudo enviado',
     failed: (failed: number) => `${failed} ${plural(failed, 'arquivo não foi enviado', 'arquivos não foram enviados')}`,
     offline: 'Sem conexão',
@@ -72,6 +75,8 @@ export const ptBR = {
     },
     remove: (name: string) => `Remover ${name}`,
     removeShort: 'Remover',
+    removeConfirm: (name: string) => `Remover ${name} da galeria? Ninguém mais vai ver este arquivo.`,
+    removed: (name: string) => `${name} foi removido da galeria.`,
     undoExpired: 'Já passou o tempo de remover. Peça aos noivos, se precisar.',
     undoFailed: 'Não deu para remover agora. Tente de novo.',
     cancel: (name: string) => `Cancelar ${name}`,

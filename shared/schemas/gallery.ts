@@ -2,9 +2,14 @@ import { z } from 'zod'
 import { singleQuery } from '#shared/schemas/common'
 import type { MediaKind } from '#shared/enums'
 
+/** A page of /galeria (and the answer's default); the service worker keeps the first one for offline. */
+export const GALLERY_PAGE_SIZE = 24
+/** A page of the slideshow's polls: the most a page may hold. */
+export const SLIDESHOW_PAGE_SIZE = 100
+
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
-  limit: singleQuery(z.coerce.number().int().min(1).max(100)).default(24),
+  limit: singleQuery(z.coerce.number().int().min(1).max(SLIDESHOW_PAGE_SIZE)).default(GALLERY_PAGE_SIZE),
 })
 
 export interface GalleryItem {

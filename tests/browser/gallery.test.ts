@@ -301,7 +301,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
           request: async () => {
             state.requests++
             const sentinel = Object.assign(new EventTarget(), {
-              released: false,
+              released: false, type: 'screen',
               release: async () => {
                 sentinel.released = true
                 sentinel.dispatchEvent(new Event('release'))

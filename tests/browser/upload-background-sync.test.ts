@@ -16,7 +16,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 const VIDEO_SIZE = 60 * MiB + 123_457
 const VIDEO_PARTS = 7
 
-/** The tag the page registers (composables/upload/background-sync.ts). */
+/** The tag the page registers (upload-client/background-sync.ts). */
 const SYNC_TAG = 'upload-queue'
 
 /**
@@ -131,12 +131,11 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     expect((await uploadRows(server.dbPath)).filter(row => row.file_name === fileName && row.confirmed_at)).toHaveLength(1)
   }
 
-  /** Picks one file on /enviar and presses send: answers its row. */
+  /** Picks one file on /enviar, which sends it with no further tap: answers its row. */
   async function pickAndSend(page: Page, file: string) {
     await page.setInputFiles('input[type=file]', [file])
     const row = page.locator('[data-testid=upload-item]')
     await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
     return row
   }
 

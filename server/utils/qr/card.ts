@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
 import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './render'
+import { BRAND_COLOUR } from '#shared/brand'
 
 /** What the printed card says besides the code itself. */
 export interface QrCardText {
@@ -29,7 +30,6 @@ const CONTENT_WIDTH = PAGE.width - 2 * MARGIN
  */
 const QR_MAX_SIDE = 240
 const INK = '#222222'
-const ACCENT = '#7a3e48'
 
 /** `2026-12-12` → `12/12/2026` (Brazilian dd/mm/aaaa), by the digits: no time zone can shift the day. */
 export function formatBrazilianDate(isoDate: string): string {
@@ -94,7 +94,7 @@ export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText,
 
   let y = MARGIN + 6
   if (card.coupleNames) {
-    doc.font('bold').fillColor(ACCENT)
+    doc.font('bold').fillColor(BRAND_COLOUR)
     doc.fontSize(fittingSize(doc, card.coupleNames, 24, 12, 2))
     doc.text(card.coupleNames, MARGIN, y, { width: CONTENT_WIDTH, align: 'center', height: doc.currentLineHeight(true) * 2, ellipsis: true })
     y = doc.y + 2

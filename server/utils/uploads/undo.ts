@@ -22,7 +22,7 @@ export function newUndoToken(): { token: string, tokenHash: string } {
 }
 
 /** Whether `token` is this upload's; constant-time, so timing tells nothing about the stored hash. */
-function tokenMatches(row: UploadRow, token: string | undefined): boolean {
+export function tokenMatches(row: UploadRow, token: string | undefined): boolean {
   if (!token || !row.undoTokenHash) return false
   const given = Buffer.from(hashUndoToken(token), 'hex')
   const stored = Buffer.from(row.undoTokenHash, 'hex')

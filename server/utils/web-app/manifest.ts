@@ -1,11 +1,9 @@
+import { BRAND_COLOUR, PAPER_COLOUR } from '#shared/brand'
 import { ptBR } from '#shared/messages/pt-BR'
+import { slideshowPathOf } from '#shared/slideshow'
 
-/** The venue screen's address: the gallery shown as a slideshow. */
-export const SLIDESHOW_PATH = '/galeria?slideshow=1'
-
-/** Colours of the invitation (assets/css/tokens.css): the wine red bar, the warm paper page. */
-const THEME_COLOUR = '#7a3e48'
-const BACKGROUND_COLOUR = '#fbf7f4'
+/** Where the venue screen's app starts: the slideshow with its default options. */
+export const SLIDESHOW_START_URL = slideshowPathOf()
 
 const ICONS = [
   { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
@@ -37,11 +35,12 @@ export function webAppManifest(coupleNames: string) {
     scope: '/',
     display: 'standalone',
     orientation: 'any',
-    theme_color: THEME_COLOUR,
-    background_color: BACKGROUND_COLOUR,
+    // The invitation's wine red bar and warm paper page.
+    theme_color: BRAND_COLOUR,
+    background_color: PAPER_COLOUR,
     icons: ICONS,
     shortcuts: [
-      { name: ptBR.slideshow.label, short_name: 'Telão', url: SLIDESHOW_PATH, icons: [ICONS[0]] },
+      { name: ptBR.slideshow.label, short_name: 'Telão', url: SLIDESHOW_START_URL, icons: [ICONS[0]] },
     ],
   }
 }
@@ -54,10 +53,10 @@ export function slideshowManifest(coupleNames: string) {
   const guest = webAppManifest(coupleNames)
   return {
     ...guest,
-    id: SLIDESHOW_PATH,
+    id: SLIDESHOW_START_URL,
     name: `${ptBR.slideshow.label} · ${coupleNames.trim() || ptBR.siteTitle}`,
     short_name: 'Telão',
-    start_url: SLIDESHOW_PATH,
+    start_url: SLIDESHOW_START_URL,
     display: 'fullscreen',
     display_override: ['fullscreen', 'standalone'],
     orientation: 'landscape',

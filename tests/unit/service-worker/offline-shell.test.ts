@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PAGE_LIMIT } from '../../../composables/slideshow/useSlideshow'
-import { GALLERY_PAGE_SIZE } from '../../../composables/useGallery'
+import { GALLERY_PAGE_SIZE, SLIDESHOW_PAGE_SIZE } from '#shared/schemas/gallery'
 import { answersOf, GALLERY_FIRST_PAGE, isAppPage, isGalleryMedia, SLIDESHOW_FIRST_PAGE } from '../../../service-worker/addresses'
 import { freshNonce, offlineShellResponse, renewShellNonce } from '../../../service-worker/offline-shell'
 
@@ -44,7 +43,8 @@ describe('the offline shell gets a fresh nonce each time it is served', () => {
 describe('what the worker serves and keeps', () => {
   it('keeps the first pages the gallery and the slideshow ask for', () => {
     expect(GALLERY_FIRST_PAGE).toBe(`/api/gallery?limit=${GALLERY_PAGE_SIZE}`)
-    expect(SLIDESHOW_FIRST_PAGE).toBe(`/api/gallery?limit=${PAGE_LIMIT}`)
+    expect(SLIDESHOW_FIRST_PAGE).toBe(`/api/gallery?limit=${SLIDESHOW_PAGE_SIZE}`)
+    expect([GALLERY_FIRST_PAGE, SLIDESHOW_FIRST_PAGE]).toEqual(['/api/gallery?limit=24', '/api/gallery?limit=100'])
     expect(answersOf(new URL('http://venue/galeria?slideshow=1'))).toEqual(['/api/event', SLIDESHOW_FIRST_PAGE])
     expect(answersOf(new URL('http://venue/galeria'))).toEqual(['/api/event', GALLERY_FIRST_PAGE])
     expect(answersOf(new URL('http://venue/enviar'))).toEqual(['/api/event'])

@@ -6,12 +6,14 @@ import type { QueueItem } from './item'
  * finished, or stopped on files that need the guest.
  */
 export type SummaryState = 'idle' | 'sending' | 'paused' | 'done' | 'failed'
+/** What the bar shows: the summary's state, or `stalled` when sending but no byte moved for a while (the page decides). */
+export type ShownSummaryState = SummaryState | 'stalled'
 
 export interface UploadSummary {
   state: SummaryState
   /** Files finished (confirmed by the server). */
   done: number
-  /** Files the guest sent (picked files still waiting for the send button are not counted). */
+  /** Files the guest sent (a record kept from before files went when picked, still unsent, is not counted). */
   total: number
   /** Files stopped on an error. */
   failed: number

@@ -1,4 +1,4 @@
-import type { Size } from '~~/shared/media/public-image'
+import type { Size } from '#shared/media/public-image'
 import { decodePicture, drawPublicImages, elementSurface, type DrawFailure, type Picture, type PublicImages } from './public-images-draw'
 
 export type { PublicImages } from './public-images-draw'

@@ -16,7 +16,7 @@ export function postJson<T>(path: string, body: unknown = {}, signal?: AbortSign
 }
 
 interface JsonRequest {
-  method?: 'POST' | 'DELETE'
+  method?: 'POST' | 'DELETE' | 'PATCH'
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal
@@ -150,4 +150,12 @@ export const putBlobByFetch: PutBlob = async (url, body, headers, onProgress, si
   }
   if (!response.ok) throw apiErrorOf(response.status, text)
   onProgress(body.size)
+}
+
+/**
+ * The sending device corrects the name and message of an upload it sent (`PATCH /api/uploads/:id`,
+ * with its undo token): words typed after the bytes began to move still reach the upload.
+ */
+export function patchSentUpload(uploadId: string, token: string, words: { author: string, message: string }, signal?: AbortSignal): Promise<unknown> {
+  return requestJson(`/api/uploads/${uploadId}`, { method: 'PATCH', body: words, headers: { [UNDO_TOKEN_HEADER]: token }, signal })
 }

@@ -1,6 +1,6 @@
 import { ErrorCode } from '#shared/errors'
 import { ApiError } from '~/utils/api-error'
-import { useMessages } from '../useMessages'
+import type { Messages } from '#shared/messages/pt-BR'
 import type { QueueItem } from './item'
 
 /**
@@ -15,9 +15,12 @@ export const ClientCode = {
 } as const
 export type ClientCode = typeof ClientCode[keyof typeof ClientCode]
 
-/** The words for a failure, and whether the file itself is the problem (trying again cannot help). */
-export function describeFailure(item: QueueItem, error: unknown): { words: string, final: boolean } {
-  const t = useMessages()
+/**
+ * The words for a failure, and whether the file itself is the problem (trying again cannot help).
+ * The words come from the caller: the page and the service worker each know their own texts, and
+ * this room never reaches a composable.
+ */
+export function describeFailure(item: QueueItem, error: unknown, t: Messages): { words: string, final: boolean } {
   if (!(error instanceof ApiError)) return { words: t.refusal.failed, final: false }
   const limit = typeof error.data.limit === 'number' ? error.data.limit : null
   switch (error.code) {

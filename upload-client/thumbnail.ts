@@ -4,20 +4,21 @@ import { withVideoFrame } from './video-poster'
 const SIZE = 112
 
 /**
- * A small square JPEG of a picked photo or of a video's first frame, as an object URL. Showing
+ * A small square JPEG of a picked photo or of a video's first frame. Showing
  * the original in the list would have a phone decode dozens of 12-megapixel images at once; one
  * thumbnail is made at a time instead. Null when this browser cannot decode the file (HEIC in
- * Chrome, say): the row shows an icon then.
+ * Chrome, say): the row shows an icon then. Kept with the queue (store.ts), so a reload, or a row
+ * whose file was let go once sent, still shows it.
  */
 let chain: Promise<unknown> = Promise.resolve()
 
-export function makeThumbnail(file: Blob, kind: MediaKind): Promise<string | null> {
+export function makeThumbnail(file: Blob, kind: MediaKind): Promise<Blob | null> {
   const next = chain.then(() => (kind === 'photo' ? photoThumbnail(file) : videoThumbnail(file))).catch(() => null)
   chain = next
   return next
 }
 
-function drawSquare(source: CanvasImageSource, width: number, height: number): Promise<string | null> {
+function drawSquare(source: CanvasImageSource, width: number, height: number): Promise<Blob | null> {
   const canvas = document.createElement('canvas')
   canvas.width = SIZE
   canvas.height = SIZE
@@ -25,10 +26,10 @@ function drawSquare(source: CanvasImageSource, width: number, height: number): P
   if (!context || !width || !height) return Promise.resolve(null)
   const side = Math.min(width, height)
   context.drawImage(source, (width - side) / 2, (height - side) / 2, side, side, 0, 0, SIZE, SIZE)
-  return new Promise(resolve => canvas.toBlob(blob => resolve(blob ? URL.createObjectURL(blob) : null), 'image/jpeg', 0.7))
+  return new Promise(resolve => canvas.toBlob(blob => resolve(blob), 'image/jpeg', 0.7))
 }
 
-async function photoThumbnail(file: Blob): Promise<string | null> {
+async function photoThumbnail(file: Blob): Promise<Blob | null> {
   if (typeof createImageBitmap === 'function') {
     try {
       const bitmap = await createImageBitmap(file)
@@ -54,6 +55,6 @@ async function photoThumbnail(file: Blob): Promise<string | null> {
   }
 }
 
-function videoThumbnail(file: Blob): Promise<string | null> {
+function videoThumbnail(file: Blob): Promise<Blob | null> {
   return withVideoFrame(file, duration => Math.min(0.1, duration), video => drawSquare(video, video.videoWidth, video.videoHeight))
 }

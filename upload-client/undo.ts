@@ -1,5 +1,4 @@
 import type { InitUploadResponse } from '#shared/schemas/upload'
-import type { QueueItem } from './item'
 
 /**
  * "Remover": the phone that sent an upload may take it back for a while after its confirm, with
@@ -13,7 +12,10 @@ export interface UndoGrant {
   until: number | null
 }
 
-export function grantUndo(item: QueueItem, answer: InitUploadResponse): void {
+/** What of a queued file its undo needs; typed by shape so this module, which the store's types use, imports none of the queue's. */
+type HoldsUndo = { undo?: UndoGrant | null }
+
+export function grantUndo(item: HoldsUndo, answer: InitUploadResponse): void {
   item.undo = { token: answer.undoToken, windowSec: answer.undoWindowSec, until: null }
 }
 
@@ -22,12 +24,12 @@ export function grantUndo(item: QueueItem, answer: InitUploadResponse): void {
  * (a phone's clock may be off by minutes; the server's window started slightly earlier, so a
  * tap in the last second may still be refused, and then the button goes).
  */
-export function openUndoWindow(item: QueueItem, now = Date.now()): void {
+export function openUndoWindow(item: HoldsUndo, now = Date.now()): void {
   if (item.undo) item.undo.until = now + item.undo.windowSec * 1000
 }
 
 /** Milliseconds the "Remover" button has left (0: none). */
-export function undoLeftMs(item: Pick<QueueItem, 'done' | 'duplicate' | 'undo'>, now = Date.now()): number {
+export function undoLeftMs(item: HoldsUndo & { done: boolean, duplicate?: boolean }, now = Date.now()): number {
   if (!item.done || item.duplicate || !item.undo?.until) return 0
   return Math.max(0, item.undo.until - now)
 }

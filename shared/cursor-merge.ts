@@ -1,6 +1,9 @@
 /**
  * A live list paged with the server's cursor (the gallery, the admin's moderation list), as plain
- * functions: no Vue, no timers, so each rule can be tested on its own.
+ * functions: no Vue, no timers, so each rule can be tested on its own. Kept in shared/ because
+ * two builds read it: the pages (composables/cursor-list/) and the service worker, which evicts
+ * removed photos by the same rules; shared/ is the room both import by one alias and that may
+ * import neither of them.
  */
 
 /** What a live list holds: items with an id and a time, with the addresses of their media. */

@@ -1,6 +1,6 @@
 import { checkMediaFile as checkAgainstRules, readDurationFromHeader, type EventLimits, type MediaCheck } from '#shared/media/checks'
+import type { Messages } from '#shared/messages/pt-BR'
 import { withDetachedVideo } from './detached-video'
-import { useMessages } from '../useMessages'
 
 const METADATA_TIMEOUT_MS = 8000
 
@@ -30,6 +30,6 @@ export async function readVideoDuration(file: Blob): Promise<number | null> {
 }
 
 /** Checks a picked file against the event's limits, reading video durations the browser's way. */
-export function checkMediaFile(file: File, limits: EventLimits): Promise<MediaCheck> {
-  return checkAgainstRules(file, limits, readVideoDuration, useMessages())
+export function checkMediaFile(file: File, limits: EventLimits, t: Messages): Promise<MediaCheck> {
+  return checkAgainstRules(file, limits, readVideoDuration, t)
 }

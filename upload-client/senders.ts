@@ -1,4 +1,5 @@
 import { ErrorCode } from '#shared/errors'
+import type { Messages } from '#shared/messages/pt-BR'
 import { ApiError } from '~/utils/api-error'
 import { describeFailure } from './failures'
 import { forgetUpload, type QueueItem } from './item'
@@ -11,7 +12,7 @@ import type { UploadRecord } from './store'
  * one is written down, and how a sender catches up with what another stored meanwhile.
  */
 
-/** The guest pressed send, and the file has neither arrived nor been refused for good. */
+/** The guest picked the file to send, and it has neither arrived nor been refused for good. */
 export function isUnsent(record: Pick<UploadRecord, 'submitted' | 'done' | 'errorFinal'>): boolean {
   return record.submitted && !record.done && !record.errorFinal
 }
@@ -35,8 +36,8 @@ export async function recordSent(item: QueueItem, persist: (item: QueueItem) => 
 }
 
 /** The file did not go, for a reason retrying at once cannot fix: the words for its row. */
-export function markFailed(item: QueueItem, error: unknown): void {
-  const { words, final } = describeFailure(item, error)
+export function markFailed(item: QueueItem, error: unknown, t: Messages): void {
+  const { words, final } = describeFailure(item, error, t)
   // The server removed a record it refused after the bytes arrived; a new try starts over.
   if (error instanceof ApiError && error.code === ErrorCode.CONTENT_MISMATCH) forgetUpload(item)
   item.phase = 'error'

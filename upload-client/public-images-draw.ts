@@ -1,8 +1,8 @@
-import { readJpegHeader } from '~~/shared/media/jpeg'
+import { readJpegHeader } from '#shared/media/jpeg'
 import {
   checkPublicImage, orientedSize, PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANTS, publicImageSize, sameAspect, stripIccProfile,
   type PublicImageVariant, type Size,
-} from '~~/shared/media/public-image'
+} from '#shared/media/public-image'
 
 /**
  * Draws a photo's public images (shared by the worker and the main-thread fallback): decode once

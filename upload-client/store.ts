@@ -16,7 +16,7 @@ export interface UploadRecord {
   author: string
   message: string
   addedAt: number
-  /** The guest pressed send: the file goes by itself from now on, after a reload too. */
+  /** The guest chose to send it (picking a file sends it): it goes by itself from now on, after a reload too. */
   submitted: boolean
   /** The server's id once init answered. */
   uploadId: string | null
@@ -146,6 +146,27 @@ export async function loadPublicImages(key: string): Promise<StoredPublicImages 
   }
 }
 
+/** Where a file's row thumbnail is kept: beside its file, but kept after the file is let go (a sent row shows it). */
+function thumbnailKeyOf(key: string): string {
+  return `${key}#thumbnail`
+}
+
+export async function saveThumbnail(key: string, thumbnail: Blob): Promise<boolean> {
+  const db = stores()
+  if (!db) return false
+  try {
+    await set(thumbnailKeyOf(key), thumbnail, db.files)
+    return true
+  }
+  catch {
+    return false
+  }
+}
+
+export function loadThumbnail(key: string): Promise<Blob | null> {
+  return loadOne<Blob>(thumbnailKeyOf(key), 'files')
+}
+
 export async function removeFile(key: string): Promise<void> {
   const db = stores()
   if (!db) return
@@ -158,5 +179,6 @@ export async function remove(key: string): Promise<void> {
   if (!db) return
   await del(key, db.files).catch(() => undefined)
   await del(publicImagesKeyOf(key), db.files).catch(() => undefined)
+  await del(thumbnailKeyOf(key), db.files).catch(() => undefined)
   await del(key, db.records).catch(() => undefined)
 }
