@@ -32,7 +32,23 @@ export function isAppPage(url: URL): boolean {
   return APP_PAGES.has(url.pathname)
 }
 
-/** Whether an image is one of the gallery's media: our own public ones have no query (a query is a signed, private grant). */
-export function isGalleryMedia(url: URL, origin: string): boolean {
-  return url.origin === origin ? url.pathname.startsWith('/media/') && !url.search : true
+/**
+ * The name a public image has in storage (server/utils/storage/keys.ts `derivedKey`): under
+ * `media/`, the upload's 20-character id, a 16-character digest and the variant: a display image,
+ * a thumbnail or a video's poster. A photo's original (`orig/`), a video's own bytes and anything
+ * staged never have that name.
+ */
+const PUBLIC_IMAGE_NAME = /\/media\/[\w-]{20}-[\w-]{16}-(?:display|thumb|thumb2x|poster)\.(?:jpg|webp)$/
+
+/**
+ * Whether the worker may keep an image, decided by its address alone (a referrer is cut to the
+ * origin for a bucket on another origin, and says nothing then): only a public image, on our
+ * origin or the bucket's, with no query. A query is a signed grant (S3's `X-Amz-Signature`, the
+ * local driver's `exp`…`sig`): private, short-lived, never kept; so is anything under `orig/`.
+ */
+export function isPublicImage(url: URL): boolean {
+  if (url.search || url.username || url.password) return false
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false
+  const path = url.pathname
+  return !path.includes('/orig/') && !path.includes('/staging/') && PUBLIC_IMAGE_NAME.test(path)
 }

@@ -225,6 +225,9 @@ export const adminPtBR = {
     cardPreview: 'Prévia do cartão para imprimir',
     /** As the PDF card prints it (CARD_INSTRUCTION in server/utils/qr/card.ts). */
     cardInstruction: 'Aponte a câmera',
+    /** The QR code encodes the address this page was opened on (server/utils/qr/target.ts). */
+    addressLoopback: (address: string) => `Atenção: o QR code vai levar a ${address}, um endereço que só funciona neste computador. Os celulares dos convidados não vão abrir. Antes de imprimir ou baixar, abra este painel pelo endereço público do site.`,
+    addressPrivate: (address: string) => `Atenção: o QR code vai levar a ${address}, um endereço da rede local. Só celulares conectados a esta mesma rede Wi-Fi vão abrir. Para os demais, abra este painel pelo endereço público do site antes de imprimir.`,
   },
 
   slideshow: {

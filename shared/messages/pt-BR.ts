@@ -126,6 +126,9 @@ export const ptBR = {
     anonymous: 'Convidado',
     unmute: 'Ativar som',
     mute: 'Tirar som',
+    moreText: 'ver mais',
+    lessText: 'ver menos',
+    messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
   },
   slideshow: {
     label: 'Telão de fotos',

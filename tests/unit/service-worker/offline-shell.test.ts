@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { GALLERY_PAGE_SIZE, SLIDESHOW_PAGE_SIZE } from '#shared/schemas/gallery'
-import { answersOf, GALLERY_FIRST_PAGE, isAppPage, isGalleryMedia, SLIDESHOW_FIRST_PAGE } from '../../../service-worker/addresses'
+import { answersOf, GALLERY_FIRST_PAGE, isAppPage, SLIDESHOW_FIRST_PAGE } from '../../../service-worker/addresses'
 import { freshNonce, offlineShellResponse, renewShellNonce } from '../../../service-worker/offline-shell'
 
 const OLD = 'b2xkLW5vbmNlLW9sZC1ub25jZQ=='
@@ -53,12 +53,5 @@ describe('what the worker serves and keeps', () => {
   it('opens the guest pages and the slideshow offline, never an admin page', () => {
     for (const path of ['/', '/enviar', '/galeria', '/galeria?slideshow=1']) expect(isAppPage(new URL(`http://venue${path}`))).toBe(true)
     for (const path of ['/admin', '/admin/login', '/app-shell', '/api/event']) expect(isAppPage(new URL(`http://venue${path}`))).toBe(false)
-  })
-
-  it('keeps public media, never a signed private grant', () => {
-    expect(isGalleryMedia(new URL('http://venue/media/media/a-display.jpg'), 'http://venue')).toBe(true)
-    expect(isGalleryMedia(new URL('http://venue/media/uploads/a.jpg?exp=1&sig=x'), 'http://venue')).toBe(false)
-    expect(isGalleryMedia(new URL('http://venue/api/admin/uploads'), 'http://venue')).toBe(false)
-    expect(isGalleryMedia(new URL('https://bucket.s3.example/media/a-display.jpg'), 'http://venue')).toBe(true)
   })
 })
