@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
  * with which one did not. Never cached.
  */
 export default defineEventHandler(async (event) => {
-  const [database, storage] = await Promise.all([
+  const [database, storage, backlog] = await Promise.all([
     useDb().run(sql`SELECT 1`).then(() => 'ok' as const, () => 'unavailable' as const),
     // Either outcome updates what init remembers of the storage's health.
     useMediaStore().ping().then(() => {
@@ -15,6 +15,8 @@ export default defineEventHandler(async (event) => {
       markStorageDown()
       return 'unavailable' as const
     }),
+    // Null only with the database unavailable, which the answer says.
+    derivationBacklog().catch(() => null),
   ])
   const ok = database === 'ok' && storage === 'ok'
   setResponseStatus(event, ok ? 200 : 503)
@@ -25,7 +27,7 @@ export default defineEventHandler(async (event) => {
     storageDriver: useMediaStore().driver,
     version: useRuntimeConfig().public.version,
     uptimeSec: Math.round(process.uptime()),
-    // Photos of this instance still waiting for their display image (not in the gallery yet).
-    derivationBacklog: derivationBacklog(),
+    // Uploads still waiting for their public images (not in the gallery yet), from the database.
+    derivationBacklog: backlog ?? 0,
   }
 })
