@@ -14,7 +14,7 @@ import { useMediaStore } from '../storage/use-media-store'
 import { discardUpload } from './abort'
 import { claimUpload, heldBy, liveClaim, releaseClaim } from './claim'
 import { scheduleDerivation } from './derivation-queue'
-import { assertDeclaredHash } from './duplicates'
+import { verifiedDeclaredHash } from './duplicates'
 import { findUpload } from './find'
 import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
 import { acceptPoster } from './posters'
@@ -110,7 +110,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   const detectedType = await sniff(row.storageKey)
   if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
   // Before anything below rewrites the bytes (the location blanked in place).
-  await assertDeclaredHash(row)
+  const contentHash = await verifiedDeclaredHash(row)
   if (row.kind === 'video' && !location) {
     location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
@@ -122,7 +122,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning()
   if (!confirmed) {
