@@ -4,12 +4,11 @@ import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
 import type { ConfirmUploadResponse } from '#shared/schemas/upload'
-import type { VideoLocationOutcome } from '../storage/media-store'
 import { useDb } from '../db'
 import { getEventSettings } from '../event-settings'
 import { apiError, notFound } from '../http/errors'
 import { stagedKeyOf } from '../storage/keys'
-import { StorageUnavailableError } from '../storage/media-store'
+import { StorageUnavailableError, type VideoLocationOutcome } from '../storage/media-store'
 import { useMediaStore } from '../storage/use-media-store'
 import { discardUpload } from './abort'
 import { claimUpload, heldBy, liveClaim, releaseClaim } from './claim'
@@ -109,8 +108,11 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
   if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
-  // Before anything below rewrites the bytes (the location blanked in place).
-  const contentHash = await verifiedDeclaredHash(row)
+  // Before anything below rewrites the bytes (the location blanked in place). A driver that blanked
+  // a video's location in the move has rewritten them already: then the declared hash cannot be
+  // proved, and is not kept.
+  const rewritten = location?.ok === true && location.removed.length > 0
+  const contentHash = rewritten ? null : await verifiedDeclaredHash(row)
   if (row.kind === 'video' && !location) {
     location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
