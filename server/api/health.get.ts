@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm'
  * Never cached.
  */
 export default defineEventHandler(async (event) => {
-  const [database, storage, rateLimitStore] = await Promise.all([
+  const [database, storage, rateLimitStore, backlog] = await Promise.all([
     useDb().run(sql`SELECT 1`).then(() => 'ok' as const, () => 'unavailable' as const),
     // Either outcome updates what init remembers of the storage's health.
     useMediaStore().ping().then(() => {
@@ -18,6 +18,8 @@ export default defineEventHandler(async (event) => {
       return 'unavailable' as const
     }),
     rateLimitStoreState(),
+    // Null only with the database unavailable, which the answer says.
+    derivationBacklog().catch(() => null),
   ])
   const ok = database === 'ok' && storage === 'ok'
   setResponseStatus(event, ok ? 200 : 503)
@@ -29,7 +31,7 @@ export default defineEventHandler(async (event) => {
     storageDriver: useMediaStore().driver,
     version: useRuntimeConfig().public.version,
     uptimeSec: Math.round(process.uptime()),
-    // Photos of this instance still waiting for their display image (not in the gallery yet).
-    derivationBacklog: derivationBacklog(),
+    // Uploads still waiting for their public images (not in the gallery yet), from the database.
+    derivationBacklog: backlog ?? 0,
   }
 })

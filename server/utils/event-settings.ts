@@ -3,6 +3,8 @@ import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import type { Db, DbTransaction } from './db'
 import { isPublicUpload } from './uploads/public'
+import { publicMediaUrls } from './storage/media-urls'
+import { useDb } from './db'
 
 const SETTINGS_ID = 1
 

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import { ErrorCode } from '#shared/errors'
+import { createError, getValidatedQuery, getValidatedRouterParams, readValidatedBody } from 'h3'
 
 /** An h3 error carrying the contract's machine code in `data.code`. */
 export function apiError(status: number, code: ErrorCode, statusMessage: string, extra: Record<string, unknown> = {}) {

@@ -57,7 +57,8 @@ export interface MediaStore {
   delete(key: string): Promise<void>
   /**
    * Moves an object inside storage without its bytes passing through the server (S3: CopyObject,
-   * then DeleteObject; local: rename). False when `from` is not there.
+   * then DeleteObject; local: rename). False when `from` is not there. What `to` is served with
+   * (its type, inline, caching) is decided by the driver from the key, never kept from the PUT.
    */
   move(from: string, to: string): Promise<boolean>
   /**

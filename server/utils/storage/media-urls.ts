@@ -1,4 +1,5 @@
 import type { UploadRow } from '../../../db/schema'
+import { useMediaStore } from './use-media-store'
 
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60

@@ -4,7 +4,19 @@ import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
 import type { ConfirmUploadResponse } from '#shared/schemas/upload'
-import type { VideoLocationOutcome } from '../storage/media-store'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
+import { apiError, notFound } from '../http/errors'
+import { stagedKeyOf } from '../storage/keys'
+import { StorageUnavailableError, type VideoLocationOutcome } from '../storage/media-store'
+import { useMediaStore } from '../storage/use-media-store'
+import { discardUpload } from './abort'
+import { claimUpload, heldBy, liveClaim, releaseClaim } from './claim'
+import { scheduleDerivation } from './derivation-queue'
+import { verifiedDeclaredHash } from './duplicates'
+import { findUpload } from './find'
+import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
+import { acceptPoster } from './posters'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -96,8 +108,11 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
   if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
-  // Before anything below rewrites the bytes (the location blanked in place).
-  await assertDeclaredHash(row)
+  // Before anything below rewrites the bytes (the location blanked in place). A driver that blanked
+  // a video's location in the move has rewritten them already: then the declared hash cannot be
+  // proved, and is not kept.
+  const rewritten = location?.ok === true && location.removed.length > 0
+  const contentHash = rewritten ? null : await verifiedDeclaredHash(row)
   if (row.kind === 'video' && !location) {
     location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
@@ -109,7 +124,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning()
   if (!confirmed) {

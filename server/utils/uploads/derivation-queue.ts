@@ -1,4 +1,7 @@
 import { availableParallelism } from 'node:os'
+import { and, asc, isNotNull, isNull, sql } from 'drizzle-orm'
+import { uploads } from '../../../db/schema'
+import { useDb } from '../db'
 import { deriveImages } from './derive'
 
 /*
@@ -65,9 +68,28 @@ export function scheduleDerivation(id: string): Promise<void> {
   return finished
 }
 
-/** Photos of this instance waiting for, or in, derivation: until done they are not in the gallery. */
-export function derivationBacklog(): number {
-  return scheduled.size
+/** Confirmed and not derived yet: the partial index uploads_derive_idx holds exactly these. */
+const AWAITING_DERIVATION = and(isNull(uploads.derivedAt), isNotNull(uploads.confirmedAt))
+
+/**
+ * Uploads waiting for, or in, derivation (until done a photo is not in the gallery), read from
+ * the database: a photo whose derivation a crash (SIGKILL, power cut) took from memory counts too.
+ */
+export async function derivationBacklog(): Promise<number> {
+  const row = await useDb().select({ count: sql<number>`count(*)` }).from(uploads).where(AWAITING_DERIVATION).get()
+  return row?.count ?? 0
+}
+
+/**
+ * At start: queues every upload confirmed and not derived yet. This process has just started, so
+ * nothing of it is in memory; without this, photos confirmed in the seconds before a crash waited
+ * for a sweep (the sweeper leaves the last 30 s to the instance that confirmed them) and reached
+ * the gallery minutes late. Oldest first, so they keep their turn before photos sent after the start.
+ */
+export async function resumeDerivations(): Promise<number> {
+  const backlog = await useDb().select({ id: uploads.id }).from(uploads).where(AWAITING_DERIVATION).orderBy(asc(uploads.confirmedAt))
+  for (const { id } of backlog) void scheduleDerivation(id)
+  return backlog.length
 }
 
 /**

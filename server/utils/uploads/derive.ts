@@ -2,6 +2,11 @@ import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { uploads } from '../../../db/schema'
 import { PUBLIC_IMAGE_VARIANTS } from '#shared/media/public-image'
+import { useDb } from '../db'
+import { deleteObjectOrRetryLater } from '../storage/deletions'
+import { photoImageKeysOf } from '../storage/keys'
+import { StorageUnavailableError } from '../storage/media-store'
+import { useMediaStore } from '../storage/use-media-store'
 
 const DISPLAY_LONG_SIDE = PUBLIC_IMAGE_VARIANTS.display.longSide
 

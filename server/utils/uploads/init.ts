@@ -4,6 +4,15 @@ import { ErrorCode } from '#shared/errors'
 import { ACCEPTED_TYPES, kindOfContentType, partLayout, SINGLE_PUT_MAX_BYTES } from '#shared/limits'
 import type { InitUploadBody, InitUploadResponse } from '#shared/schemas/upload'
 import { searchTextOf } from '#shared/search'
+import { useConfig } from '../config'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
+import { apiError } from '../http/errors'
+import { assertStorageReachable } from '../storage/health'
+import { newId, newOriginalKey } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
+import { newUndoToken } from './undo'
+import { signUploadTarget } from './upload-target'
 
 /** Refuses a file the live event configuration does not accept, with the contract's code. */
 export async function assertAcceptable(body: InitUploadBody) {

@@ -7,6 +7,14 @@ import {
   type PhoneImagesRefusal, type PublicImageVariant, type Size,
 } from '#shared/media/public-image'
 import type { PublicImagesDeclaration, PublicImagesUploadResponse } from '#shared/schemas/public-images'
+import { useConfig } from '../config'
+import { useDb } from '../db'
+import { apiError } from '../http/errors'
+import { deleteObjectOrRetryLater } from '../storage/deletions'
+import { publicImageKeyOf, stagedKeyOf } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
+import { findUpload } from './find'
+import { promoteStaged } from './promote'
 
 /*
  * The guest's phone makes a photo's public images (display, thumb, thumb2x), which spares the

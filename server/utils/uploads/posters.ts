@@ -3,6 +3,13 @@ import { ErrorCode } from '#shared/errors'
 import { POSTER_MAX_BYTES } from '#shared/limits'
 import { checkPoster } from '#shared/media/poster'
 import type { PosterUploadResponse } from '#shared/schemas/upload'
+import { useConfig } from '../config'
+import { apiError } from '../http/errors'
+import { deleteObjectOrRetryLater } from '../storage/deletions'
+import { posterKeyOf, stagedKeyOf } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
+import { findUpload } from './find'
+import { promoteStaged } from './promote'
 
 /**
  * A signed PUT for the poster of a video not yet confirmed. Only then: once confirmed, the id is

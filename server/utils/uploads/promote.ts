@@ -1,3 +1,4 @@
+import { useMediaStore } from '../storage/use-media-store'
 /**
  * Moves bytes a guest sent through a single signed PUT (an original, a video's poster) from their
  * staging key to the key they are served from, inside storage (S3 CopyObject then delete; local

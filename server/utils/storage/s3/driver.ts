@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand,
@@ -6,13 +7,38 @@ import {
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import type { AppConfig } from '../../config'
-import { stagedKeyOf } from '../keys'
+import { contentTypeOfKey, isPrivateKey, stagedKeyOf } from '../keys'
 import { StorageUnavailableError, type MediaStore, type StoredPart } from '../media-store'
 import { stripVideoLocationInS3 } from './video-location'
 
 // The presigner leaves content-type unsigned unless asked; signing both headers binds the URL to
 // the declared type and exact length, so a guest cannot send something else through it.
 const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length'])
+
+/**
+ * What an object moved out of staging is served with, decided here and never taken from the
+ * guest's PUT (a copy keeps the source's headers unless told to replace them): the type its
+ * server-made key names, always an image or a video type, shown inline, and cached as what it is
+ * (public media never changes under its key; an original is only ever behind a signed URL). A
+ * bucket cannot send `X-Content-Type-Options: nosniff`; a type that is never HTML, set by the
+ * server, is what stands in for it (the local driver sends both, storage/local/serve.ts).
+ */
+function servedHeaders(key: string) {
+  return {
+    MetadataDirective: 'REPLACE' as const,
+    ContentType: contentTypeOfKey(key),
+    ContentDisposition: 'inline',
+    CacheControl: isPrivateKey(key) ? 'private, no-store' : 'public, max-age=31536000, immutable',
+  }
+}
+
+/**
+ * Objects up to this size have their declared hash proved at confirm by reading them (every photo
+ * a phone sends in one PUT). S3 and R2 could check `x-amz-checksum-sha256` on the signed PUT, but
+ * multipart checksums are per part and s3rver, the storage the tests run on, ignores the header:
+ * a read is what can be proved here.
+ */
+const HASH_READ_LIMIT = 50 * 1024 * 1024
 
 function isNotFound(error: unknown): boolean {
   if (error instanceof S3ServiceException) {
@@ -126,7 +152,7 @@ export function createS3MediaStore(config: AppConfig): MediaStore {
     },
     async move(from, to) {
       try {
-        await guard(() => client.send(new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from}` })))
+        await guard(() => client.send(new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from}`, ...servedHeaders(to) })))
       }
       catch (error) {
         if (isNotFound(error)) return false
@@ -159,9 +185,13 @@ export function createS3MediaStore(config: AppConfig): MediaStore {
       const result = await guard(() => stripVideoLocationInS3(s3, { sourceKey: key, size, contentType }), { missingFails: true })
       return result.ok ? { ok: true, removed: result.removed } : result
     },
-    async sha256Of() {
-      // Proving it would mean downloading every object again.
-      return null
+    async sha256Of(key, size) {
+      // A photo's one more read at confirm; a larger object (a video) is not downloaded again.
+      if (size > HASH_READ_LIMIT) return null
+      const object = await guard(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: key })), { missingFails: true })
+      const hash = createHash('sha256')
+      for await (const chunk of object.Body as Readable) hash.update(chunk as Buffer)
+      return hash.digest('hex')
     },
     async persist() {
       // S3 answers a PUT only once its bytes are durable.
