@@ -394,7 +394,7 @@ async function visitBox(region: Region, box: Box, parent: string, depth: number,
     for (const child of await children(region, box.start + box.headerSize, box.end)) await visitBox(region, child, path, depth + 1, found)
   }
   else if (box.type === 'stsd') {
-    await checkSampleEntries(region, box)
+    await checkSampleEntries(region, box, path, depth, found)
   }
   else if (box.type === 'meta') {
     await visitMeta(region, box, path, depth, found)
@@ -415,8 +415,9 @@ async function visitBox(region: Region, box: Box, parent: string, depth: number,
  * through the media data, which the scan never rewrites. Apple's `mebx` tracks are common (Live
  * Photo and orientation data) and refused only when their keys name a location.
  */
-async function checkSampleEntries(region: Region, stsd: Box) {
-  const bytes = await region.bytes(stsd.start + stsd.headerSize, stsd.end)
+async function checkSampleEntries(region: Region, stsd: Box, path: string, depth: number, found: Findings) {
+  const base = stsd.start + stsd.headerSize
+  const bytes = await region.bytes(base, stsd.end)
   if (bytes.length < 8) throw new ScanStop('unreadable')
   for (let at = 8; at + 8 <= bytes.length;) {
     region.countHeader()
@@ -425,7 +426,32 @@ async function checkSampleEntries(region: Region, stsd: Box) {
     const type = fourCC(bytes, at + 4)
     if (LOCATION_TRACKS.has(type)) throw new ScanStop('location-track')
     if (type === 'mebx' && namesALocation(latin1(bytes.subarray(at + 8, at + size)))) throw new ScanStop('location-track')
+    await visitEntryUserData(region, bytes.subarray(at, at + size), base + at, `${path}/${type}`, depth + 1, found)
     at += size
+  }
+}
+
+/** Box types that, inside a sample entry, ffmpeg reads as user data. */
+const ENTRY_USER_DATA = new Set(['udta', 'meta', 'XMP_', ...LOCATION_BOXES])
+
+/**
+ * A sample entry's own fields differ in length by kind (video, sound, text…) before its child
+ * boxes, and ffmpeg reads a `udta` among those children: any user data box found in the entry
+ * (its type where a box's would be, with a size that fits) is visited like one anywhere else.
+ */
+async function visitEntryUserData(region: Region, entry: Uint8Array, start: number, path: string, depth: number, found: Findings) {
+  const view = new DataView(entry.buffer, entry.byteOffset, entry.byteLength)
+  for (let at = 8; at + 8 <= entry.length;) {
+    const size = view.getUint32(at)
+    if (ENTRY_USER_DATA.has(fourCC(entry, at + 4)) && size >= 8 && at + size <= entry.length) {
+      const box = await readBox(region, start + at, start + entry.length)
+      if (box) {
+        await visitBox(region, box, path, depth, found)
+        at += size
+        continue
+      }
+    }
+    at++
   }
 }
 
