@@ -6,31 +6,36 @@
  *
  * Pure: no Node or DOM API, only a ranged reader, so the page and the server run the same code.
  *
- * MP4 / QuickTime: top-level box headers are read one by one (the media data is never read, however
- * large, whether `moov` sits first or last); inside `moov` (and top-level `meta`/`udta`/`uuid`) only
- * the containers that can hold user data are descended. What is blanked:
+ * MP4 / QuickTime: top-level box headers are walked one after the other (the media data between
+ * them is never parsed, whether `moov` sits first or last), and every container a common reader
+ * looks into for user data is descended (see CONTAINERS; sample entries too). What is blanked:
  * - `©xyz` / `@xyz` (QuickTime user data, or an iTunes-style `ilst` item), 3GPP `loci`, and the
  *   dash-cam GPS logs exiftool knows (`gps `, `GPS `, `gps0`): renamed to `free`, payload zeroed,
  *   because a zero-filled `©xyz` would still read as a position of 0, 0;
- * - Apple's `meta` `keys` table: a key naming a location (`com.apple.quicktime.location.*`) gets
- *   a harmless name of the same length, and its value in `ilst` (an item typed by the key's 1-based
- *   index) becomes `free`; the other keys keep their indices, so the other values stay readable;
+ * - Apple's `meta` `keys` tables (all of them: exiftool reads the last, ffprobe the first): a key
+ *   naming a location (`com.apple.quicktime.location.*`) gets a harmless name of the same length,
+ *   and its value in `ilst` (an item typed by the key's 1-based index) becomes `free`; the other
+ *   keys keep their indices, so the other values stay readable;
+ * - a freeform `----` item whose `name` names a location, and any `ilst` item or QuickTime text
+ *   whose value reads as an ISO 6709 position, whatever it is called;
  * - XMP (`uuid` BE7ACFCB-97A9-42E8-9C71-999491E3AFAC, or QuickTime's `XMP_`) that mentions GPS or
  *   a location: the whole packet becomes `free` (there is nothing in it a player needs).
+ * A timed metadata track of positions (`camm`, `gpmd`, a located `mebx`) is refused instead:
+ * `location-track`.
  *
  * WebM / Matroska: no standard location element, but tags can carry one (ffmpeg copies a phone's
- * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location becomes a
- * `Void` element of the same total size. Segment children are walked by their headers; a Cluster of
- * unknown size (live recorders such as MediaRecorder write them) cannot be skipped without reading
- * every block, so the walk stops there and Tags further on are found through the SeekHead.
+ * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location, or whose
+ * value is a position, and an Info title holding a position become `Void` elements of the same
+ * total size. Segment children are walked by their headers; a Cluster of unknown size (live
+ * recorders such as MediaRecorder write them) cannot be skipped without reading every block, so
+ * the walk stops there and Tags further on are found through the SeekHead.
  *
- * Reading is bounded. Top-level headers are small reads of their own (what lies between them, the
- * media data, is never read). A box whose insides are walked (`moov`, a top-level `udta`, `meta` or
- * XMP `uuid`) is read in slices aligned on it (1 MiB by default, so a typical moov is one or two
- * reads, even from S3), and never more than 16 MiB in all: a file whose metadata needs more is
- * answered `metadata-too-large` rather than passed unchecked; a 40 MB moov is not refused for its
- * size, since only the slices holding the headers of the boxes walked into are fetched. At most
- * `maxElements` headers are read.
+ * Reading is bounded, so that a crafted file costs a confirm a few storage requests, never tens
+ * of thousands. Every read goes through a windowed reader (windowed-reader.ts: a small file whole,
+ * else windows of 1 MiB growing while the walk steps forward, at most `maxReads` reads). A box
+ * whose insides are walked is read in slices aligned on it, never more than 16 MiB in all
+ * (`metadata-too-large`). At most `maxElements` box or element headers are read, and containers
+ * nest at most MAX_DEPTH deep (`too-complex`).
  */
 import type { ByteReader } from './mp4-duration'
 import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
