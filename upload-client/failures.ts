@@ -35,7 +35,8 @@ export function describeFailure(item: QueueItem, error: unknown, t: Messages): {
     case ErrorCode.UNSUPPORTED_TYPE:
       return { words: t.refusal.unsupported, final: true }
     case ErrorCode.CONTENT_MISMATCH:
-      return { words: t.refusal.contentMismatch, final: true }
+      // A video with a timed GPS track is what it claims to be: say what is wrong with it.
+      return { words: error.data.videoProblem === 'location-track' ? t.refusal.locationTrack : t.refusal.contentMismatch, final: true }
     case ClientCode.FILE_GONE:
       return { words: t.refusal.gone, final: true }
     case ErrorCode.RATE_LIMITED:

@@ -6,31 +6,36 @@
  *
  * Pure: no Node or DOM API, only a ranged reader, so the page and the server run the same code.
  *
- * MP4 / QuickTime: top-level box headers are read one by one (the media data is never read, however
- * large, whether `moov` sits first or last); inside `moov` (and top-level `meta`/`udta`/`uuid`) only
- * the containers that can hold user data are descended. What is blanked:
+ * MP4 / QuickTime: top-level box headers are walked one after the other (the media data between
+ * them is never parsed, whether `moov` sits first or last), and every container a common reader
+ * looks into for user data is descended (see CONTAINERS; sample entries too). What is blanked:
  * - `©xyz` / `@xyz` (QuickTime user data, or an iTunes-style `ilst` item), 3GPP `loci`, and the
  *   dash-cam GPS logs exiftool knows (`gps `, `GPS `, `gps0`): renamed to `free`, payload zeroed,
  *   because a zero-filled `©xyz` would still read as a position of 0, 0;
- * - Apple's `meta` `keys` table: a key naming a location (`com.apple.quicktime.location.*`) gets
- *   a harmless name of the same length, and its value in `ilst` (an item typed by the key's 1-based
- *   index) becomes `free`; the other keys keep their indices, so the other values stay readable;
+ * - Apple's `meta` `keys` tables (all of them: exiftool reads the last, ffprobe the first): a key
+ *   naming a location (`com.apple.quicktime.location.*`) gets a harmless name of the same length,
+ *   and its value in `ilst` (an item typed by the key's 1-based index) becomes `free`; the other
+ *   keys keep their indices, so the other values stay readable;
+ * - a freeform `----` item whose `name` names a location, and any `ilst` item or QuickTime text
+ *   whose value reads as an ISO 6709 position, whatever it is called;
  * - XMP (`uuid` BE7ACFCB-97A9-42E8-9C71-999491E3AFAC, or QuickTime's `XMP_`) that mentions GPS or
  *   a location: the whole packet becomes `free` (there is nothing in it a player needs).
+ * A timed metadata track of positions (`camm`, `gpmd`, a located `mebx`) is refused instead:
+ * `location-track`.
  *
  * WebM / Matroska: no standard location element, but tags can carry one (ffmpeg copies a phone's
- * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location becomes a
- * `Void` element of the same total size. Segment children are walked by their headers; a Cluster of
- * unknown size (live recorders such as MediaRecorder write them) cannot be skipped without reading
- * every block, so the walk stops there and Tags further on are found through the SeekHead.
+ * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location, or whose
+ * value is a position, and an Info title holding a position become `Void` elements of the same
+ * total size. Segment children are walked by their headers; a Cluster of unknown size (live
+ * recorders such as MediaRecorder write them) cannot be skipped without reading every block, so
+ * the walk stops there and Tags further on are found through the SeekHead.
  *
- * Reading is bounded. Top-level headers are small reads of their own (what lies between them, the
- * media data, is never read). A box whose insides are walked (`moov`, a top-level `udta`, `meta` or
- * XMP `uuid`) is read in slices aligned on it (1 MiB by default, so a typical moov is one or two
- * reads, even from S3), and never more than 16 MiB in all: a file whose metadata needs more is
- * answered `metadata-too-large` rather than passed unchecked; a 40 MB moov is not refused for its
- * size, since only the slices holding the headers of the boxes walked into are fetched. At most
- * `maxElements` headers are read.
+ * Reading is bounded, so that a crafted file costs a confirm a few storage requests, never tens
+ * of thousands. Every read goes through a windowed reader (windowed-reader.ts: a small file whole,
+ * else windows of 1 MiB growing while the walk steps forward, at most `maxReads` reads). A box
+ * whose insides are walked is read in slices aligned on it, never more than 16 MiB in all
+ * (`metadata-too-large`). At most `maxElements` box or element headers are read, and containers
+ * nest at most MAX_DEPTH deep (`too-complex`).
  */
 import type { ByteReader } from './mp4-duration'
 import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
@@ -394,7 +399,7 @@ async function visitBox(region: Region, box: Box, parent: string, depth: number,
     for (const child of await children(region, box.start + box.headerSize, box.end)) await visitBox(region, child, path, depth + 1, found)
   }
   else if (box.type === 'stsd') {
-    await checkSampleEntries(region, box)
+    await checkSampleEntries(region, box, path, depth, found)
   }
   else if (box.type === 'meta') {
     await visitMeta(region, box, path, depth, found)
@@ -415,8 +420,9 @@ async function visitBox(region: Region, box: Box, parent: string, depth: number,
  * through the media data, which the scan never rewrites. Apple's `mebx` tracks are common (Live
  * Photo and orientation data) and refused only when their keys name a location.
  */
-async function checkSampleEntries(region: Region, stsd: Box) {
-  const bytes = await region.bytes(stsd.start + stsd.headerSize, stsd.end)
+async function checkSampleEntries(region: Region, stsd: Box, path: string, depth: number, found: Findings) {
+  const base = stsd.start + stsd.headerSize
+  const bytes = await region.bytes(base, stsd.end)
   if (bytes.length < 8) throw new ScanStop('unreadable')
   for (let at = 8; at + 8 <= bytes.length;) {
     region.countHeader()
@@ -425,7 +431,32 @@ async function checkSampleEntries(region: Region, stsd: Box) {
     const type = fourCC(bytes, at + 4)
     if (LOCATION_TRACKS.has(type)) throw new ScanStop('location-track')
     if (type === 'mebx' && namesALocation(latin1(bytes.subarray(at + 8, at + size)))) throw new ScanStop('location-track')
+    await visitEntryUserData(region, bytes.subarray(at, at + size), base + at, `${path}/${type}`, depth + 1, found)
     at += size
+  }
+}
+
+/** Box types that, inside a sample entry, ffmpeg reads as user data. */
+const ENTRY_USER_DATA = new Set(['udta', 'meta', 'XMP_', ...LOCATION_BOXES])
+
+/**
+ * A sample entry's own fields differ in length by kind (video, sound, text…) before its child
+ * boxes, and ffmpeg reads a `udta` among those children: any user data box found in the entry
+ * (its type where a box's would be, with a size that fits) is visited like one anywhere else.
+ */
+async function visitEntryUserData(region: Region, entry: Uint8Array, start: number, path: string, depth: number, found: Findings) {
+  const view = new DataView(entry.buffer, entry.byteOffset, entry.byteLength)
+  for (let at = 8; at + 8 <= entry.length;) {
+    const size = view.getUint32(at)
+    if (ENTRY_USER_DATA.has(fourCC(entry, at + 4)) && size >= 8 && at + size <= entry.length) {
+      const box = await readBox(region, start + at, start + entry.length)
+      if (box) {
+        await visitBox(region, box, path, depth, found)
+        at += size
+        continue
+      }
+    }
+    at++
   }
 }
 

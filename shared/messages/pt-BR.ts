@@ -96,6 +96,7 @@ export const ptBR = {
     tooLongNoDuration: (limit: number) => `O vídeo é longo demais. O limite é ${formatDuration(limit)}.`,
     durationUnreadable: 'Não conseguimos ler a duração deste vídeo. Tente gravá-lo de novo ou enviar pelo celular que o gravou.',
     contentMismatch: 'O arquivo não parece ser a foto ou o vídeo que diz ser.',
+    locationTrack: 'Este vídeo grava a posição GPS quadro a quadro (câmera de ação ou 360°) e não pode ser publicado assim. Exporte-o sem os dados de GPS e envie de novo.',
     rateLimited: 'Muitos envios ao mesmo tempo. Tentamos de novo em instantes.',
     failed: 'O envio falhou. Toque em "Tentar de novo".',
     gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',

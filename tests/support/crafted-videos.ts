@@ -191,3 +191,26 @@ export function overrunning(whole: Buffer, extra: number): Buffer {
   out.writeUInt32BE(whole.length + extra, 0)
   return out
 }
+
+/** The MP4 with `child` appended inside its first track's first sample entry (avc1), every enclosing size grown. */
+export function withSampleEntryChild(mp4: Buffer, child: Buffer): Buffer {
+  const starts: number[] = []
+  let from = 0
+  let end = mp4.length
+  for (const type of ['moov', 'trak', 'mdia', 'minf', 'stbl', 'stsd', 'avc1']) {
+    // stsd is a full box with an entry count before its entries.
+    let at = type === 'avc1' ? from + 8 : from
+    while (at + 8 <= end && mp4.toString('latin1', at + 4, at + 8) !== type) {
+      const size = mp4.readUInt32BE(at)
+      if (size < 8) throw new Error(`no ${type}`)
+      at += size
+    }
+    if (at + 8 > end) throw new Error(`no ${type}`)
+    starts.push(at)
+    from = at + 8
+    end = at + mp4.readUInt32BE(at)
+  }
+  const out = Buffer.concat([mp4.subarray(0, end), child, mp4.subarray(end)])
+  for (const start of starts) out.writeUInt32BE(mp4.readUInt32BE(start) + child.length, start)
+  return out
+}

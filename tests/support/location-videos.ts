@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   box, freeformItem, ISO6709, iTunesMeta, keyedItem, keysBox, mebxEntry, metadataTrak, overrunning, quickTimeMeta, sampleEntry,
-  withFirstMoofChild, withMoovChildren, xyz,
+  withFirstMoofChild, withMoovChildren, withSampleEntryChild, xyz,
 } from './crafted-videos'
 
 /**
@@ -138,6 +138,7 @@ export function makeCraftedLocationVideos(dir: string): Record<string, CraftedVi
     'uuid8-in-udta.mp4': [withMoovChildren(base, box('udta', box('uuid'), xyz())), 'blanked'],
     'udta-in-mdia.mp4': [withMoovChildren(base, box('mdia', box('udta', xyz()))), 'blanked'],
     'udta-in-moof.mp4': [withFirstMoofChild(readFileSync(at('crafted-fragmented.mp4')), box('udta', xyz())), 'blanked'],
+    'udta-in-sample-entry.mp4': [withSampleEntryChild(base, box('udta', xyz())), 'blanked'],
     'udta-past-the-end.mp4': [Buffer.concat([base, overrunning(box('udta', xyz()), 100)]), 'unreadable'],
     'camm.mp4': [withMoovChildren(base, metadataTrak(sampleEntry('camm'))), 'location-track'],
     'gpmd.mp4': [withMoovChildren(base, metadataTrak(sampleEntry('gpmd'))), 'location-track'],

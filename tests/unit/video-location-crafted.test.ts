@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { blobReader } from '../../shared/media/mp4-duration'
 import { applyPatches, scanVideoLocation } from '../../shared/media/video-location'
 import {
-  box, ebmlHeader, element, freeformItem, ftyp, ISO6709, iTunesMeta, keyedItem, keysBox, mdat, mebxEntry, metadataTrak, mvhd,
-  overrunning, quickTimeMeta, sampleEntry, simpleTag, tags, text, xyz,
+  box, ebmlHeader, element, freeformItem, ftyp, fullBox, ISO6709, iTunesMeta, keyedItem, keysBox, mdat, mebxEntry, metadataTrak, mvhd,
+  overrunning, quickTimeMeta, sampleEntry, simpleTag, tags, text, u32, xyz,
 } from '../support/crafted-videos'
 
 // Where a crafted MP4 or WebM hides a position from a scan that looks only in the usual places
@@ -61,6 +61,12 @@ describe('positions hidden in crafted MP4s are blanked', () => {
     await expectBlanked(movie(box('trak', box('mdia', box('minf', box('stbl', box('udta', xyz())))))), ['/moov/trak/mdia/minf/stbl/udta/\u00A9xyz'])
     const fragment = box('moof', box('mfhd', Buffer.alloc(8)), box('traf', box('tfhd', Buffer.alloc(8)), box('udta', xyz())))
     await expectBlanked(Buffer.concat([ftyp, box('moov', mvhd()), fragment, mdat()]), ['/moof/traf/udta/\u00A9xyz'])
+  })
+
+  it('user data inside a sample entry (after a video entry\'s 78 bytes of fields), which ffprobe reads as the stream\'s tags', async () => {
+    const avc1 = sampleEntry('avc1', Buffer.alloc(70), box('avcC', Buffer.alloc(20)), box('udta', xyz()))
+    const stbl = box('stbl', fullBox('stsd', u32(1), avc1))
+    await expectBlanked(movie(box('trak', box('mdia', box('minf', stbl)))), ['/moov/trak/mdia/minf/stbl/stsd/avc1/udta/\u00A9xyz'])
   })
 
   it('refuses (unreadable) a top-level udta running past the end of the file, which ffprobe reads as far as it goes', async () => {
