@@ -66,8 +66,9 @@ describe('the projector under a network that hangs', () => {
     await until(async () => Number(await show(page).getAttribute('data-cached')) === PHOTOS, 40_000, 'every photo saved')
     expect(await show(page).getAttribute('data-offline')).toBe('false')
     const gallery = await api<GalleryPage>(server.url, '/api/gallery?limit=100')
-    const kept = await page.evaluate(async () => (await (await caches.open('gallery-media')).keys()).map(request => request.url))
-    for (const item of gallery.body.items) expect(kept).toContain(item.url)
+    // (Asked of the server directly, its addresses name the server; the page's name the proxy.)
+    const kept = await page.evaluate(async () => (await (await caches.open('gallery-media')).keys()).map(request => new URL(request.url).pathname))
+    for (const item of gallery.body.items) expect(kept).toContain(new URL(item.url).pathname)
   }, 90_000)
 
   it('keeps rotating through its saved photos while every request hangs, and a reload opens the offline shell with a photo', async () => {

@@ -122,7 +122,7 @@ describe('long messages and portrait videos', () => {
         since = Date.now()
       }
       if (id === long.id && !sawLongWhole) {
-        const text = page.locator('.slideshow__message')
+        const text = page.locator('.slideshow__message').last()
         if (await text.count()) {
           const whole = await text.evaluate(node => ({ text: node.textContent?.trim(), cut: node.scrollHeight > node.clientHeight + 1 }))
           if (whole.text === LONG && !whole.cut) {
