@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
 import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
@@ -146,6 +146,22 @@ export const pendingDeletions = sqliteTable('pending_deletions', {
 })
 
 export type UploadRow = typeof uploads.$inferSelect
+
+/*
+ * What the public may see of the event: an upload confirmed and approved (by the couple, or at
+ * once under post-moderation). The gallery, the public counts, the export, the cover and the
+ * duplicate answer at init ask this and only this. The data_versions triggers (migration 0003)
+ * spell it again in SQL, where code cannot reach; tests/unit/public-uploads.test.ts proves the
+ * two agree.
+ */
+
+/** In a query's WHERE. */
+export const PUBLIC_UPLOAD = and(eq(uploads.status, 'approved'), isNotNull(uploads.confirmedAt))!
+
+/** Of a row in hand. */
+export function isPublicUpload(row: Pick<UploadRow, 'status' | 'confirmedAt'>): boolean {
+  return row.status === 'approved' && row.confirmedAt !== null
+}
 export type EventSettingsRow = typeof eventSettings.$inferSelect
 
 /**

@@ -1,8 +1,7 @@
 import { eq, inArray } from 'drizzle-orm'
-import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
+import { eventSettings, uploads, type EventSettingsRow, isPublicUpload } from '../../db/schema'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import type { Db, DbTransaction } from './db'
-import { isPublicUpload } from './uploads/public'
 import { publicMediaUrls } from './storage/media-urls'
 import { useDb } from './db'
 

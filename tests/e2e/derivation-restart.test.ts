@@ -25,7 +25,7 @@ describe.each(['local', 's3'] as const)('photos confirmed just before a crash (%
     server = await startServer(env)
     const dir = server.dir
     // Large enough that derivation takes a while on two cores: several are still waiting at the kill.
-    const photos = await Promise.all(Array.from({ length: 8 }, (_, n) => jpeg(3000, 2000, { r: n * 30, g: 100, b: 200 })))
+    const photos = await Promise.all(Array.from({ length: 12 }, (_, n) => jpeg(4000, 3000, { r: n * 20, g: 100, b: 200 })))
     const ids: string[] = []
     for (const bytes of photos) {
       const init = await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'p.jpg', contentType: 'image/jpeg', size: bytes.length, author: 'Ana' } })

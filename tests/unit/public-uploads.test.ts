@@ -8,12 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as schema from '../../db/schema'
 import { UPLOAD_STATUSES } from '#shared/enums'
 import { applyMigrations } from '../../server/utils/migrations'
-import { isPublicUpload, PUBLIC_UPLOAD } from '../../server/utils/uploads/public'
 import { ROOT } from '../support/server'
 
 const client = createClient({ url: ':memory:' })
 const db = drizzle(client, { schema })
-const { dataVersions, uploads } = schema
+const { dataVersions, isPublicUpload, PUBLIC_UPLOAD, uploads } = schema
 
 // The schema from the server's own migration runner, its SQL read through unstorage as Nitro's
 // `useStorage('assets:migrations')` would (see gallery-query.test.ts).

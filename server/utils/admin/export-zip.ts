@@ -3,11 +3,10 @@ import { finished } from 'node:stream/promises'
 import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
-import { uploads, type UploadRow } from '../../../db/schema'
+import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
 import { keysetCompare } from '../uploads/keyset-paging'
-import { PUBLIC_UPLOAD } from '../uploads/public'
 
 const PAGE_SIZE = 200
 

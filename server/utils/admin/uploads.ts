@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm'
 import type { z } from 'zod'
-import { eventSettings, uploads, type UploadRow } from '../../../db/schema'
+import { eventSettings, uploads, type UploadRow, isPublicUpload } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
@@ -12,7 +12,6 @@ import { clearCoverOf } from '../event-settings'
 import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
-import { isPublicUpload } from '../uploads/public'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>

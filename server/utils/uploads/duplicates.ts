@@ -1,12 +1,11 @@
 import { and, eq } from 'drizzle-orm'
-import { uploads, type UploadRow } from '../../../db/schema'
+import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import type { DuplicateUploadResponse, InitUploadBody } from '#shared/schemas/upload'
 import { useDb } from '../db'
 import { apiError } from '../http/errors'
 import { useMediaStore } from '../storage/use-media-store'
 import { discardUpload } from './abort'
-import { PUBLIC_UPLOAD } from './public'
 
 /**
  * The same bytes are stored once per event: a guest re-sending a photo (picked twice, or again

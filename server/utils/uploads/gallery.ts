@@ -1,10 +1,9 @@
 import { and, sql } from 'drizzle-orm'
-import { DISPLAYABLE, uploads } from '../../../db/schema'
+import { DISPLAYABLE, uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import type { Db } from '../db'
 import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './keyset-paging'
-import { PUBLIC_UPLOAD } from './public'
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {

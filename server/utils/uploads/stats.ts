@@ -1,8 +1,7 @@
 import { isNotNull, sql } from 'drizzle-orm'
-import { uploads } from '../../../db/schema'
+import { uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { AdminStats } from '#shared/schemas/admin'
 import type { PublicStats } from '#shared/schemas/gallery'
-import { PUBLIC_UPLOAD } from './public'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')
