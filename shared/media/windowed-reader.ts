@@ -9,7 +9,9 @@
  *   (many boxes close together: a fragmented MP4, Matroska clusters), back to `window` after a long
  *   jump (past the media data, to a moov at the end) or a step back.
  * - The last two windows are kept, so memory stays under two `maxWindow`s whatever the file.
- * - At most `maxReads` reads reach the underlying reader; the next one throws `ReadBudgetExceeded`.
+ * - At most `maxReads` reads reach the underlying reader (64 by default, and for a file over 1 GiB
+ *   one per `maxWindow` of it, so that a dense structure read nearly whole still fits); the next
+ *   one throws `ReadBudgetExceeded`.
  *
  * Pure (no Node or DOM API): the page and the server wrap their own reader in it.
  */
@@ -26,7 +28,7 @@ export const WINDOWED_READER_DEFAULTS = {
   window: 1024 * 1024,
   maxWindow: 16 * 1024 * 1024,
   wholeFileBelow: 4 * 1024 * 1024,
-  maxReads: 40,
+  maxReads: 64,
 } as const
 
 /** Thrown by a windowed reader asked for one read more than its budget. */
@@ -48,7 +50,7 @@ export function windowedReader(read: ByteReader, size: number, options: Windowed
   const base = options.window ?? WINDOWED_READER_DEFAULTS.window
   const max = Math.max(base, options.maxWindow ?? WINDOWED_READER_DEFAULTS.maxWindow)
   const whole = options.wholeFileBelow ?? WINDOWED_READER_DEFAULTS.wholeFileBelow
-  const maxReads = options.maxReads ?? WINDOWED_READER_DEFAULTS.maxReads
+  const maxReads = options.maxReads ?? Math.max(WINDOWED_READER_DEFAULTS.maxReads, Math.ceil(size / max) + 8)
   /** The windows fetched last, newest first: `bytes` holds the file from `start`. */
   let cached: { start: number, bytes: Uint8Array }[] = []
   let current = base

@@ -35,7 +35,7 @@ export interface TestS3 {
   directory: string
   endpoint: string
   env: Record<string, string>
-  /** Every request s3rver received since it started (or since a test emptied it), in order. */
+  /** Every request s3rver received since it started (or since a test emptied it), in order; the newest 50,000 at least. */
   requests: S3Request[]
   stop: () => Promise<void>
 }
@@ -44,6 +44,8 @@ export interface TestS3 {
 function requestLog(requests: S3Request[]) {
   return async (ctx: any, next: () => Promise<void>) => {
     const [, , key = ''] = /^\/([^/]+)\/?(.*)$/.exec(ctx.path) ?? []
+    // A long load run keeps the newest half rather than grow without end.
+    if (requests.length >= 100_000) requests.splice(0, 50_000)
     requests.push({ method: ctx.method, key: decodeURIComponent(key), ...(ctx.headers.range ? { range: String(ctx.headers.range) } : {}) })
     return next()
   }
