@@ -1,3 +1,5 @@
+import { memoryBucketStore, type BucketStore, type RedisBucketStore } from './rate-limit-stores'
+
 /** What `/api/health` says of the counters: kept in memory, shared in Redis, or Redis not answering. */
 export type RateLimitStoreState = 'memory' | 'ok' | 'unavailable'
 
@@ -14,10 +16,22 @@ export const SHARED_STORE_DEADLINE_MS = 500
 /** While on local counters, how often Redis is asked whether it is back. */
 const PROBE_EVERY_MS = 1000
 
+class DeadlineError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`)
+  }
+}
+
+/**
+ * `work`, or a rejection once `ms` have passed. The rejection waits one more turn of the event
+ * loop (setImmediate runs after the poll phase that reads sockets): when this process itself was
+ * busy past the deadline (a burst of QR cards), Redis's answer may already be waiting in the
+ * socket, and it wins, instead of counting a busy process as a dead Redis.
+ */
 function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+    timer = setTimeout(() => setImmediate(() => reject(new DeadlineError(ms))), ms)
   })
   return Promise.race([work, late]).finally(() => clearTimeout(timer))
 }
@@ -67,6 +81,19 @@ export function failoverBucketStore(shared: RedisBucketStore, local: BucketStore
     return withinDeadline(shared.client.ping(), SHARED_STORE_DEADLINE_MS).then(() => true, () => false)
   }
 
+  let checking: Promise<void> | undefined
+  /**
+   * A take that timed out says little alone (this process may have been too busy to read the
+   * answer): a PING decides whether every take moves to local counters.
+   */
+  function checkAfterTimeout(reason: string) {
+    checking ??= ping().then((up) => {
+      if (!up) useLocal(reason)
+    }).finally(() => {
+      checking = undefined
+    })
+  }
+
   /** Runs a step on Redis, or on local counters when Redis is down or does not answer in time. */
   async function run<T>(step: (store: BucketStore) => Promise<T>): Promise<T> {
     // Before the first connection the client queues commands; afterwards a closed client is down.
@@ -75,7 +102,9 @@ export function failoverBucketStore(shared: RedisBucketStore, local: BucketStore
         return await withinDeadline(step(shared), SHARED_STORE_DEADLINE_MS)
       }
       catch (error) {
-        useLocal(error instanceof Error ? error.message : String(error))
+        const reason = error instanceof Error ? error.message : String(error)
+        if (error instanceof DeadlineError && shared.client.status === 'ready') checkAfterTimeout(reason)
+        else useLocal(reason)
       }
     }
     else useLocal(lastError || `connection ${shared.client.status}`)
