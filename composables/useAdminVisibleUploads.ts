@@ -1,4 +1,4 @@
-import { useMutationObserver, useResizeObserver } from '@vueuse/core'
+import { useEventListener, useMutationObserver, useResizeObserver } from '@vueuse/core'
 import type { ShallowRef } from 'vue'
 
 /** Share of an upload that must be in view to count as on screen: all of it, give or take rounding. */
@@ -58,9 +58,13 @@ export function useAdminVisibleUploads(
   onMounted(observe)
   // Uploads come and go (polls, actions, the other view): each new element is watched.
   useMutationObserver(grid, observe, { childList: true })
-  useResizeObserver(toolbar, () => {
+  // The covered band changes with the toolbar's height or the header's (which sets the toolbar's `top`).
+  const bandChanged = () => {
     if (stuckBottom() !== coveredTop) observe()
-  })
+  }
+  useResizeObserver(toolbar, bandChanged)
+  useEventListener(window, 'scroll', bandChanged, { passive: true })
+  useEventListener(window, 'resize', bandChanged, { passive: true })
   onBeforeUnmount(() => observer?.disconnect())
 
   return { ids }
