@@ -144,11 +144,12 @@ describe('the slideshow on a 1080p projector', () => {
   it('every N slides (convite=3) a full-screen "Envie suas fotos" card: code ≥ 60 % of the height, the names and the short address, then the photos again', async () => {
     const page = await openSlideshow('segundos=2&convite=3')
     const shown: string[] = []
+    // The 16:9 photo's long message (934 characters) holds it until read: about 64 s.
     await until(async () => {
       const id = await onScreen(page)
       if (id && id !== shown.at(-1)) shown.push(id)
       return page.locator('[data-testid=slideshow-invite]').count()
-    }, 30_000, 'the card')
+    }, 90_000, 'the card')
     const cardAt = Date.now()
     // Three slides, newest first, then the card.
     expect(shown).toEqual([portrait.id, wide.id, square.id])
@@ -191,9 +192,9 @@ describe('the slideshow on a 1080p projector', () => {
       const id = await onScreen(page)
       if (id && id !== last) after.push((last = id))
       return (await card.count()) > 0
-    }, 30_000, 'the card again')
+    }, 90_000, 'the card again')
     expect(after).toEqual([portrait.id, wide.id, square.id])
-  })
+  }, 240_000)
 
   it('the guest gallery no longer links to the venue screen', async () => {
     context = await desktopContext(browser, server.url)
