@@ -44,7 +44,7 @@ describe.each(['local', 's3'] as const)('photos confirmed just before a crash (%
     // What this test is about: the kill left confirmed photos without their public images.
     expect(waiting).toBeGreaterThan(0)
 
-    server = await startServer({ ...env, PORT: undefined }, dir)
+    server = await startServer(env, dir)
     const health = await api(server.url, '/api/health')
     expect(health.status).toBe(200)
     expect(health.body.derivationBacklog).toBeLessThanOrEqual(waiting)

@@ -75,7 +75,7 @@ export function createMemoryMediaStore(): MemoryMediaStore {
     },
     async promote(key): Promise<Promotion> {
       const found = await store.move(stagedKeyOf(key), key) || objects.has(key)
-      return found ? { found, location: null } : { found }
+      return found ? { found: true, location: null } : { found: false }
     },
     async blankVideoLocation() {
       return { ok: true, removed: [] }

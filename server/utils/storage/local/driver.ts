@@ -200,7 +200,7 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
     async promote(key) {
       // A rename: the video's location is blanked in place once confirm has checked the bytes.
       const found = await store.move(stagedKeyOf(key), key) || (await store.head(key)) !== null
-      return found ? { found, location: null } : { found }
+      return found ? { found: true, location: null } : { found: false }
     },
     async blankVideoLocation(key, contentType) {
       // Written at its offsets and synced: confirm answers only once the clean bytes are durable.

@@ -165,7 +165,7 @@ export function createS3MediaStore(config: AppConfig): MediaStore {
       const staged = stagedKeyOf(key)
       if (!video) {
         const found = await store.move(staged, key) || (await store.head(key)) !== null
-        return found ? { found, location: null } : { found }
+        return found ? { found: true, location: null } : { found: false }
       }
       // A video's move is the server-side copy that blanks its location (one copy, not two). Every
       // read and the copy are tied to the staged object's ETag, so a PUT racing this confirm fails
