@@ -209,8 +209,16 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
       await page.locator('[data-testid=view-cards]').click()
       await page.locator('[data-testid=admin-uploads][data-view=cards]').waitFor()
       await expect.poll(() => page.locator('[data-testid=admin-upload]').count()).toBeGreaterThanOrEqual(8)
-      // Scrolled a little: the top row is half under the sticky toolbar, the bottom one cut by the screen's edge.
-      await page.evaluate(() => window.scrollBy(0, 250))
+      // Scrolled so that the second row starts just below the stuck toolbar: the first row is
+      // partly under it, and a row further down is cut by the screen's edge.
+      await page.evaluate(() => {
+        const cards = [...document.querySelectorAll('[data-testid=admin-upload]')]
+        const firstTop = cards[0]!.getBoundingClientRect().top
+        const secondRow = cards.find(card => card.getBoundingClientRect().top > firstTop + 1) ?? cards[0]!
+        const bar = document.querySelector('[data-testid=bulk-bar]')!.parentElement!
+        const stuckBottom = (Number.parseFloat(getComputedStyle(bar).top) || 0) + bar.getBoundingClientRect().height
+        window.scrollBy(0, secondRow.getBoundingClientRect().top - stuckBottom - 10)
+      })
       const button = page.locator('[data-testid=approve-visible]')
       let whole: string[] = []
       let counted = -1
