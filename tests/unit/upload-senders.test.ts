@@ -79,7 +79,7 @@ describe('markSent and markFailed: how every sender writes a file down', () => {
     expect(mismatch).toMatchObject({ phase: 'error', error: ptBR.refusal.contentMismatch, errorFinal: true, uploadId: null, uploadType: null, partsDone: [] })
     // A video refused for its timed GPS track is told so, not that it is something else.
     const tracked = item({ uploadId: 'u3', uploadType: 'single' })
-    markFailed(tracked, new ApiError(422, ErrorCode.CONTENT_MISMATCH, { videoProblem: 'location-track' }))
+    markFailed(tracked, new ApiError(422, ErrorCode.CONTENT_MISMATCH, { videoProblem: 'location-track' }), ptBR)
     expect(tracked).toMatchObject({ phase: 'error', error: ptBR.refusal.locationTrack, errorFinal: true, uploadId: null })
     const lost = item({ uploadId: 'u2' })
     markFailed(lost, new ApiError(null, null), ptBR)
