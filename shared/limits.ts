@@ -41,12 +41,15 @@ export const ACCEPTED_IMAGE_TYPES = [
   'image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/avif',
 ] as const
 export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const
-export const ACCEPTED_TYPES: readonly string[] = [...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_VIDEO_TYPES]
+/** Spoken guestbook messages: what phones' and browsers' recorders make (WebM/Ogg Opus, MP4 AAC, MP3, raw AAC). */
+export const ACCEPTED_AUDIO_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4', 'audio/mpeg', 'audio/aac'] as const
+export const ACCEPTED_TYPES: readonly string[] = [...ACCEPTED_IMAGE_TYPES, ...ACCEPTED_VIDEO_TYPES, ...ACCEPTED_AUDIO_TYPES]
 
 // Defined with the other closed sets in enums.ts; still importable from here, as the pages do.
 export type { MediaKind } from './enums'
 
 export function kindOfContentType(contentType: string): MediaKind {
+  if (contentType.startsWith('audio/')) return 'audio'
   return contentType.startsWith('video/') ? 'video' : 'photo'
 }
 

@@ -12,7 +12,7 @@ export type DataVersions = Record<DataName | 'epoch', number>
  * Raise when the fields of any conditional answer change shape: a client holding an older
  * answer then gets the new one, even though no data changed.
  */
-const ANSWER_SHAPE = 1
+const ANSWER_SHAPE = 2
 
 /**
  * Admin answers embed signed URLs of originals, valid ORIGINAL_URL_TTL_SECONDS: their tag also

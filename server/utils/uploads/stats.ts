@@ -1,11 +1,12 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { AdminStats } from '#shared/schemas/admin'
 import type { PublicStats } from '#shared/schemas/gallery'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')
-const confirmed = isNotNull(uploads.confirmedAt)
+// Spoken guestbook messages are uploads too, counted with the messages (guestbook/admin.ts), never as photos.
+const confirmed = and(isNotNull(uploads.confirmedAt), ne(uploads.kind, 'audio'))
 
 /** Counts for the public pages: approved uploads only. */
 export async function publicStats(): Promise<PublicStats> {
