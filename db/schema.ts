@@ -97,6 +97,10 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
+  // Guestbook: spoken messages only (a few among thousands of photos), newest first, by status
+  // (the public list) and over every status (the admin's), so the list never walks the photos.
+  index('uploads_audio_status_idx').on(table.status, table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
+  index('uploads_audio_created_idx').on(table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
 ])
 
 /**
