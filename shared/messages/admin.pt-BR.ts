@@ -164,13 +164,10 @@ export const adminPtBR = {
     emptyPending: 'Nenhum recado esperando aprovação.',
     loadFailed: 'Não foi possível carregar os recados.',
     voice: (duration: string) => `Recado de voz, ${duration}`,
-    text: 'Recado',
     selectNamed: (author: string) => `Selecionar o recado de ${author}`,
     deleteTitle: (count: number) => `Excluir ${count} ${plural(count, 'recado', 'recados')}?`,
     deleteBody: 'O recado é apagado para sempre (um recado de voz, com o seu áudio). Isso não pode ser desfeito.',
     bulkDone: (count: number) => `${count} ${plural(count, 'recado atualizado', 'recados atualizados')}.`,
-    statsLabel: 'Recados',
-    statsPending: (count: number) => `${count} ${plural(count, 'pendente', 'pendentes')}`,
   },
 
   stats: {
