@@ -97,6 +97,10 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
+  // Guestbook: spoken messages only (a few among thousands of photos), newest first, by status
+  // (the public list) and over every status (the admin's), so the list never walks the photos.
+  index('uploads_audio_status_idx').on(table.status, table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
+  index('uploads_audio_created_idx').on(table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
 ])
 
 /**
@@ -113,6 +117,29 @@ export const uploadSearchKeys = sqliteTable('upload_search_keys', {
   uploadId: text('upload_id').notNull().unique(),
 })
 
+/**
+ * A guest's written message for the couple (the guestbook). Spoken messages are uploads of kind
+ * `audio` instead: they travel the upload protocol with their bytes. Ids come from the same
+ * generator as uploads' (server/utils/storage/keys.ts), so an id names one message in either table.
+ */
+export const guestbookMessages = sqliteTable('guestbook_messages', {
+  id: text('id').primaryKey(),
+  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+  author: text('author').notNull().default(''),
+  text: text('text').notNull(),
+  /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
+  searchText: text('search_text').notNull().default(''),
+  /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
+  undoTokenHash: text('undo_token_hash'),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  // Public list (approved) and the admin's status filter, newest first, keyset over (created_at, id).
+  index('guestbook_status_created_idx').on(table.status, table.createdAt, table.id),
+  // The admin's list without a status filter.
+  index('guestbook_created_idx').on(table.createdAt, table.id),
+])
+
 /** The single event configuration row (id = 1). */
 export const eventSettings = sqliteTable('event_settings', {
   id: integer('id').primaryKey(),
@@ -122,6 +149,9 @@ export const eventSettings = sqliteTable('event_settings', {
   allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowVideos),
   maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(EVENT_DEFAULTS.maxVideoDurationSec),
   moderation: text('moderation', { enum: MODERATION_MODES }).notNull().default(EVENT_DEFAULTS.moderation),
+  /** Spoken guestbook messages (uploads of kind `audio`) accepted, and their longest length. */
+  allowAudio: integer('allow_audio', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowAudio),
+  maxAudioDurationSec: integer('max_audio_duration_sec').notNull().default(EVENT_DEFAULTS.maxAudioDurationSec),
   coverUploadId: text('cover_upload_id'),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
@@ -163,6 +193,7 @@ export function isPublicUpload(row: Pick<UploadRow, 'status' | 'confirmedAt'>): 
   return row.status === 'approved' && row.confirmedAt !== null
 }
 export type EventSettingsRow = typeof eventSettings.$inferSelect
+export type GuestbookMessageRow = typeof guestbookMessages.$inferSelect
 
 /**
  * Change counters, one row per kind of data an answer depends on, bumped by triggers (migration
@@ -170,7 +201,8 @@ export type EventSettingsRow = typeof eventSettings.$inferSelect
  * the sweeper, another instance). Conditional answers take their ETag from here: one read of a
  * few rows per request, shared by every instance on the database. `public`: approved, confirmed
  * uploads (gallery, public stats, the cover); `uploads`: confirmed uploads (admin list and stats);
- * `event`: the settings row; `epoch`: random per database, so a new database never repeats a tag.
+ * `event`: the settings row; `guestbook`: written messages, any status (migration 0009, guestbook);
+ * `epoch`: random per database, so a new database never repeats a tag.
  */
 export const dataVersions = sqliteTable('data_versions', {
   name: text('name').primaryKey(),

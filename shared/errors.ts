@@ -18,6 +18,9 @@ export const ErrorCode = {
   VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
   DURATION_REQUIRED: 'DURATION_REQUIRED',
   CONTENT_MISMATCH: 'CONTENT_MISMATCH',
+  // Spoken guestbook messages (uploads of kind audio, docs/api.md): not accepted by the event, or longer than its limit.
+  AUDIO_NOT_ALLOWED: 'AUDIO_NOT_ALLOWED',
+  DURATION_TOO_LONG: 'DURATION_TOO_LONG',
   RATE_LIMITED: 'RATE_LIMITED',
   // A guest's undo (DELETE /api/uploads/:id, docs/api.md): a token that is not this upload's, or a window that is over.
   UNDO_TOKEN_INVALID: 'UNDO_TOKEN_INVALID',

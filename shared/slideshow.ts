@@ -8,17 +8,20 @@
 export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite' } as const
+/** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados' } as const
 
-export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12 } as const
+export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
 export const SLIDESHOW_BOUNDS = {
   photoSeconds: { min: 2, max: 60 },
   inviteEvery: { min: 0, max: 200 },
+  messageEvery: { min: 0, max: 200 },
 } as const
 
 export interface SlideshowOptions {
   photoSeconds?: number
   inviteEvery?: number
+  messageEvery?: number
 }
 
 /** A query value as a number, or undefined when absent or not a number. */
@@ -47,10 +50,12 @@ export function isSlideshowAddress(url: URL): boolean {
 export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
+  const messageEvery = numberOf(query[SLIDESHOW_QUERY.messageEvery])
   return {
     // Seconds may be fractional (2.5); zero or less means "not said".
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
+    ...(messageEvery !== undefined ? { messageEvery: clamp(Math.round(messageEvery), SLIDESHOW_BOUNDS.messageEvery) } : {}),
   }
 }
 

@@ -12,6 +12,8 @@ import { captureVideoPoster, sendVideoPoster } from './video-poster'
  * makes them.
  */
 function pageExtras(item: QueueItem, file: Blob, signal: AbortSignal): TransferExtra[] {
+  // A spoken guestbook message has no picture to go with it.
+  if (item.kind === 'audio') return []
   if (item.kind === 'video') {
     const poster = captureVideoPoster(file)
     return [{ send: (uploadId, sending) => sendVideoPoster(uploadId, poster, sending) }]

@@ -119,7 +119,8 @@ async function init(trip: Trip): Promise<Destination | null> {
     fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
     contentType: item.contentType,
     size: item.size,
-    ...(item.kind === 'video' && item.durationSec ? { durationSec: item.durationSec } : {}),
+    // Videos and spoken guestbook messages (audio) declare their length.
+    ...(item.kind !== 'photo' && item.durationSec ? { durationSec: item.durationSec } : {}),
     author: item.author,
     message: item.message,
     ...(item.hash ? { hash: item.hash } : {}),

@@ -39,6 +39,15 @@ const ALL_FAILED_PAUSE_MS = 5000
 /** How long the "send your photos" card stays: long enough to take a phone out and point it. */
 export const INVITE_MS = 8000
 
+/**
+ * A full-screen card shown between slides on a rhythm of its own (a guest's written message):
+ * `take` answers the next one and how long it stays, or null when there is none to show.
+ */
+export interface SlideshowInterlude {
+  every: number
+  take: () => { id: string, holdMs: number } | null
+}
+
 /** One item on screen, or on its way there (loading under the current one until it is ready). */
 export interface SlideLayer {
   key: number
@@ -59,7 +68,7 @@ async function fetchPage(query: { limit: number, cursor?: string }): Promise<{ p
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interlude?: SlideshowInterlude } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
@@ -75,6 +84,10 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   const inviting = ref(false)
   /** Every this many slides the full-screen "send your photos" card shows (0: never). */
   const inviteEvery = options.inviteEvery ?? SLIDESHOW_DEFAULTS.inviteEvery
+  /** The interlude card on screen (its id), over the slide that waits under it; null when none. */
+  const interludeId = ref<string | null>(null)
+  let interludeTimer: ReturnType<typeof setTimeout> | undefined
+  let slidesSinceInterlude = 0
 
   const current = computed(() => [...layers.value].reverse().find(layer => layer.ready) ?? null)
   const currentItem = computed(() => current.value?.item ?? null)
@@ -191,7 +204,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   /** Starts loading the next item under the current one (or shows the card first, when due). */
   function advance() {
     // The card ends by advancing itself: whatever asks meanwhile (a poll, a removal) waits for it.
-    if (!running || inviting.value) return
+    if (!running || inviting.value || interludeId.value) return
     clearTimeout(showTimer)
     clearTimeout(loadTimer)
     if (inviteEvery > 0 && slidesSinceInvite >= inviteEvery) {
@@ -202,6 +215,18 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
         advance()
       }, INVITE_MS)
       return
+    }
+    if (options.interlude && options.interlude.every > 0 && slidesSinceInterlude >= options.interlude.every) {
+      const card = options.interlude.take()
+      slidesSinceInterlude = 0
+      if (card) {
+        interludeId.value = card.id
+        interludeTimer = setTimeout(() => {
+          interludeId.value = null
+          advance()
+        }, card.holdMs)
+        return
+      }
     }
     const showing = current.value
     const item = rotation.next(showing?.item.id ?? null, usable)
@@ -218,6 +243,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       // A single photo in the pool: it stays, no fade into itself (but it counts towards the card).
       layers.value = withoutPending
       slidesSinceInvite++
+      slidesSinceInterlude++
       showTimer = setTimeout(advance, holdMs(photoMs, item.message))
       return
     }
@@ -233,6 +259,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     clearTimeout(loadTimer)
     consecutiveFailures = 0
     slidesSinceInvite++
+    slidesSinceInterlude++
     // Only the slide on screen until now stays, to fade out under this one: never more than three alive.
     const index = layers.value.findIndex(candidate => candidate.key === key)
     const leaving = layers.value.slice(0, index).filter(candidate => candidate.ready).slice(-1)
@@ -293,10 +320,10 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     running = false
     window.removeEventListener('online', onOnline)
     navigator.serviceWorker?.removeEventListener('message', onWorkerMessage)
-    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer, inviteTimer, countTimer]) clearTimeout(timer)
+    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer, inviteTimer, countTimer, interludeTimer]) clearTimeout(timer)
     layers.value = []
   })
 
   const savedCount = computed(() => saved.value.size)
-  return { layers, current, currentItem, poolSize, online, savedCount, loadedOnce, inviting, ready, ended, failed, held: () => rotation.held }
+  return { layers, current, currentItem, poolSize, online, savedCount, loadedOnce, inviting, interludeId, ready, ended, failed, held: () => rotation.held }
 }

@@ -38,6 +38,8 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     allowVideos: row.allowVideos,
     maxVideoDurationSec: row.maxVideoDurationSec,
     moderation: row.moderation,
+    allowAudio: row.allowAudio,
+    maxAudioDurationSec: row.maxAudioDurationSec,
     coverUploadId: row.coverUploadId,
     updatedAt: row.updatedAt.toISOString(),
   }

@@ -10,7 +10,7 @@ import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#share
 
 export const BYTES_PER_MB = 1024 * 1024
 
-const { maxFileSizeBytes, maxVideoDurationSec } = eventPatchSchema.shape
+const { maxFileSizeBytes, maxVideoDurationSec, maxAudioDurationSec } = eventPatchSchema.shape
 
 /** A number field's bound as the schema declares it (`.min()` / `.max()`). */
 function boundOf(field: z.ZodOptional<z.ZodNumber>, side: 'min' | 'max'): number {
@@ -27,6 +27,7 @@ function boundOf(field: z.ZodOptional<z.ZodNumber>, side: 'min' | 'max'): number
 export const eventFieldBounds = {
   maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes, 'max') / BYTES_PER_MB },
   maxVideoDurationSec: { min: boundOf(maxVideoDurationSec, 'min'), max: boundOf(maxVideoDurationSec, 'max') },
+  maxAudioDurationSec: { min: boundOf(maxAudioDurationSec, 'min'), max: boundOf(maxAudioDurationSec, 'max') },
 } as const
 
 /** What the configuration form edits: the size limit in MB (as typed), the date as the date input gives it. */
@@ -37,6 +38,8 @@ export interface EventFormValues {
   allowVideos: boolean
   maxVideoDurationSec: number | string
   moderation: ModerationMode
+  allowAudio: boolean
+  maxAudioDurationSec: number | string
 }
 
 export type EventField = keyof NonNullable<EventPatch>
@@ -50,6 +53,8 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
     allowVideos: config.allowVideos,
     maxVideoDurationSec: config.maxVideoDurationSec,
     moderation: config.moderation,
+    allowAudio: config.allowAudio,
+    maxAudioDurationSec: config.maxAudioDurationSec,
   }
 }
 
@@ -72,6 +77,8 @@ export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): 
     allowVideos: values.allowVideos,
     maxVideoDurationSec: toNumber(values.maxVideoDurationSec),
     moderation: values.moderation,
+    allowAudio: values.allowAudio,
+    maxAudioDurationSec: toNumber(values.maxAudioDurationSec),
   }
   const patch: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(candidate) as [EventField, unknown][]) {

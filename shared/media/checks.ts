@@ -14,6 +14,7 @@ export type MediaCheck
     | { ok: false, reason: string }
 
 export type EventLimits = Pick<PublicEventInfo, 'maxFileSizeBytes' | 'allowVideos' | 'maxVideoDurationSec'>
+  & Partial<Pick<PublicEventInfo, 'allowAudio' | 'maxAudioDurationSec'>>
 
 /**
  * Browsers leave `type` empty, or use an alias, for some files a phone makes (HEIC from a file
@@ -64,6 +65,9 @@ export async function checkMediaFile(
   if (kind === 'photo') return { ok: true, contentType, kind, durationSec: null }
   const durationSec = await readDuration(file)
   if (durationSec === null) return { ok: false, reason: t.durationUnreadable }
-  if (durationSec > limits.maxVideoDurationSec) return { ok: false, reason: t.tooLong(durationSec, limits.maxVideoDurationSec) }
+  // A spoken guestbook message (the recorder's), against the event's own audio limits.
+  const maxDurationSec = kind === 'audio' ? limits.maxAudioDurationSec ?? limits.maxVideoDurationSec : limits.maxVideoDurationSec
+  if (kind === 'audio' && limits.allowAudio === false) return { ok: false, reason: t.unsupported }
+  if (durationSec > maxDurationSec) return { ok: false, reason: t.tooLong(durationSec, maxDurationSec) }
   return { ok: true, contentType, kind, durationSec }
 }

@@ -3,7 +3,7 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
-import { formatBytes, formatBytesOf, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
+import { formatBytes, formatBytesOf, formatClock, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
@@ -14,6 +14,7 @@ export const ptBR = {
     greeting: 'Obrigado por fazer parte deste dia!',
     sendPhotos: 'Enviar fotos e vídeos',
     seeGallery: 'Ver a galeria',
+    leaveMessage: 'Deixe um recado',
     coverAlt: (names: string) => (names ? `Foto de capa de ${names}` : 'Foto de capa'),
   },
   upload: {
@@ -100,6 +101,37 @@ export const ptBR = {
     rateLimited: 'Muitos envios ao mesmo tempo. Tentamos de novo em instantes.',
     failed: 'O envio falhou. Toque em "Tentar de novo".',
     gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',
+  },
+  guestbook: {
+    title: 'Deixe um recado',
+    intro: 'Escreva ou grave uma mensagem para o casal.',
+    back: 'Início',
+    author: 'Seu nome',
+    text: 'Seu recado',
+    textPlaceholder: 'Escreva aqui o que quiser dizer ao casal…',
+    send: 'Enviar recado',
+    sending: 'Enviando…',
+    sent: 'Recado enviado. Obrigado!',
+    sentAfterApproval: 'Recado enviado. Ele aparece para todos depois que o casal aprovar.',
+    writeAnother: 'Escrever outro',
+    undo: 'Desfazer',
+    empty: 'Escreva algumas palavras antes de enviar.',
+    failed: 'Não conseguimos enviar o recado. Verifique a conexão e tente de novo.',
+    record: 'Gravar recado de voz',
+    stopRecording: (secondsLeft: number) => `Parar gravação (faltam ${formatClock(secondsLeft)})`,
+    recorded: (seconds: number) => `Gravação de ${formatClock(seconds)}`,
+    discardRecording: 'Apagar gravação',
+    sendRecording: 'Enviar gravação',
+    recordingSent: 'Recado de voz na fila de envio. Ele segue mesmo se a internet cair.',
+    noMicrophone: 'Não foi possível usar o microfone deste aparelho.',
+    listTitle: 'Recados',
+    listLink: 'Recados',
+    photosLink: 'Fotos',
+    listEmpty: 'Ainda não há recados. Que tal deixar o primeiro?',
+    listError: 'Não conseguimos carregar os recados. Tente de novo.',
+    voiceBy: (author: string, seconds: number) => `Recado de voz${author ? ` de ${author}` : ''}, ${formatClock(seconds)}`,
+    anonymous: 'Um convidado',
+    afterSend: 'Quer deixar um recado para o casal?',
   },
   gallery: {
     title: 'Galeria',

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MODERATION_MODES, type ModerationMode } from '#shared/enums'
-import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
+import { COUPLE_NAMES_MAX_LENGTH, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
 
 function isRealDate(value: string): boolean {
@@ -20,6 +20,8 @@ export const eventPatchSchema = z.strictObject({
   allowVideos: z.boolean(),
   maxVideoDurationSec: z.number().int().min(1).max(MAX_VIDEO_DURATION_LIMIT),
   moderation: moderationSchema,
+  allowAudio: z.boolean(),
+  maxAudioDurationSec: z.number().int().min(1).max(MAX_AUDIO_DURATION_LIMIT),
 }).partial()
 
 export type EventPatch = z.infer<typeof eventPatchSchema>
@@ -31,6 +33,9 @@ export interface AdminEventConfig {
   allowVideos: boolean
   maxVideoDurationSec: number
   moderation: ModerationMode
+  /** Spoken guestbook messages accepted (uploads of kind `audio`), and their longest length in seconds. */
+  allowAudio: boolean
+  maxAudioDurationSec: number
   coverUploadId: string | null
   updatedAt: string
 }

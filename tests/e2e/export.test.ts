@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
@@ -135,8 +136,9 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
 
   it('holds every approved original byte for byte, stored uncompressed, plus a manifest', async () => {
     const entries = await download()
-    const media = entries.filter(entry => entry.name !== 'manifest.csv')
+    const media = entries.filter(entry => !entry.name.endsWith('.csv'))
     expect(entries.at(-1)!.name).toBe('manifest.csv')
+    expect(entries.at(-2)!.name).toBe('guestbook.csv')
     expect(media).toHaveLength(approved.length)
     const names = media.map(entry => entry.name)
     expect(new Set(names).size).toBe(names.length)
@@ -165,6 +167,31 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     // Oldest first, and nothing that is not approved and confirmed.
     expect(rows.map(row => row[0])).toEqual(approved.map(s => s.id))
     for (const id of excluded) expect(rows.map(row => row[0])).not.toContain(id)
+  })
+
+  it('holds guestbook.csv: approved messages only, formulas defused, a spoken one naming its recording in the archive', async () => {
+    const post = (author: string, text: string) => api(server.url, '/api/guestbook', { method: 'POST', json: { author, text } })
+    const written = (await post('=cmd|calc', 'Parabéns, "queridos"\nlinha 2')).body
+    const rejected = (await post('Recusado', 'fora')).body
+    await api(server.url, `/api/admin/guestbook/${rejected.id}`, { method: 'PATCH', json: { status: 'rejected' }, cookie: server.cookie })
+    const sound = Buffer.from(execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=duration=1', '-c:a', 'libopus', '-f', 'webm', '-']))
+    const { init: voice } = await uploadFile(server.url, sound, { contentType: 'audio/webm', size: sound.length, durationSec: 1, author: 'Vovó', message: '' })
+
+    const entries = await download()
+    const csv = entries.find(entry => entry.name === 'guestbook.csv')!.bytes.toString('utf8')
+    expect(csv.startsWith('\uFEFF')).toBe(true)
+    expect(csv).toContain('\'=cmd|calc,"Parabéns, ""queridos""\nlinha 2"')
+    const [header, ...rows] = parseCsv(csv.slice(1))
+    expect(header).toEqual(['id', 'type', 'author', 'text', 'durationSec', 'createdAt', 'file'])
+    expect(rows.map(row => row[0])).toEqual([written.id, voice.id])
+    const spoken = rows[1]!
+    expect(spoken.slice(1, 5)).toEqual(['audio', 'Vovó', '', '1'])
+    const recording = entries.find(entry => entry.name === spoken[6])!
+    expect(recording.name).toMatch(/_vovo_[\w-]+\.weba$/)
+    expect(recording.bytes.length).toBe(sound.length)
+    for (const id of [written.id, rejected.id, voice.id]) {
+      await api(server.url, `/api/admin/guestbook/${id}`, { method: 'DELETE', cookie: server.cookie })
+    }
   })
 
   it('defuses formulas and quotes guest text in the manifest', async () => {
@@ -206,7 +233,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const entries = await download()
     const row = manifestOf(entries).find(r => r[0] === victim.id)!
     expect(row[5]).toBe('')
-    expect(entries.filter(e => e.name !== 'manifest.csv')).toHaveLength(approved.length)
+    expect(entries.filter(e => !e.name.endsWith('.csv'))).toHaveLength(approved.length)
     await api(server.url, `/api/admin/uploads/${victim.id}`, { method: 'DELETE', cookie: server.cookie })
   })
 })

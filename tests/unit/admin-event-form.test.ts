@@ -4,13 +4,14 @@ import { eventFieldBounds, eventPatchOf, formValuesOf, validateEventPatch } from
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-  maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
+  maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
 }
 
 describe('event configuration form', () => {
   it('shows the size limit in MB and no date as an empty field', () => {
     expect(formValuesOf(saved)).toEqual({
       coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post',
+      allowAudio: true, maxAudioDurationSec: 120,
     })
   })
 
@@ -33,7 +34,7 @@ describe('event configuration form', () => {
   })
 
   it('bounds its number inputs where the schema does: the last value accepted, the next refused', () => {
-    expect(eventFieldBounds).toEqual({ maxFileSizeMb: { min: 0, max: 10240 }, maxVideoDurationSec: { min: 1, max: 7200 } })
+    expect(eventFieldBounds).toEqual({ maxFileSizeMb: { min: 0, max: 10240 }, maxVideoDurationSec: { min: 1, max: 7200 }, maxAudioDurationSec: { min: 1, max: 600 } })
     const accepted = (change: Record<string, unknown>) => validateEventPatch(eventPatchOf({ ...formValuesOf(saved), ...change }, saved)).ok
     const { maxFileSizeMb, maxVideoDurationSec } = eventFieldBounds
     expect(accepted({ maxFileSizeMb: maxFileSizeMb.max })).toBe(true)
@@ -42,5 +43,7 @@ describe('event configuration form', () => {
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.min - 1 })).toBe(false)
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max })).toBe(true)
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max + 1 })).toBe(false)
+    expect(accepted({ maxAudioDurationSec: eventFieldBounds.maxAudioDurationSec.max })).toBe(true)
+    expect(accepted({ maxAudioDurationSec: eventFieldBounds.maxAudioDurationSec.max + 1 })).toBe(false)
   })
 })

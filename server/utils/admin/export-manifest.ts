@@ -9,7 +9,7 @@ import { foldForSearch } from '#shared/search'
  */
 export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'] as const
 
-const METADATA_NOTE = { photo: 'original, as sent', video: 'recorded position removed' } as const
+const METADATA_NOTE = { photo: 'original, as sent', video: 'recorded position removed', audio: 'tags and recorded position removed' } as const
 
 const KEY_EXTENSION = /\.([a-z0-9]{2,5})$/
 

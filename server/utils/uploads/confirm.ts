@@ -17,14 +17,18 @@ import { verifiedDeclaredHash } from './duplicates'
 import { findUpload } from './find'
 import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
 import { acceptPoster } from './posters'
+import { sniffedAudioMatches } from '#shared/media/audio-tags'
+import { cleanServedAudio } from '../guestbook/audio-confirm'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
 const SNIFFED_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/x-m4v', 'video/3gpp', 'video/x-matroska'])
 
-function sniffedKindMatches(kind: UploadRow['kind'], mime: string | undefined): boolean {
+function sniffedKindMatches(row: UploadRow, mime: string | undefined): boolean {
   if (!mime) return false
-  return kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
+  // Guestbook: a spoken message must be an audio container of its declared family.
+  if (row.kind === 'audio') return sniffedAudioMatches(row.contentType, mime)
+  return row.kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
 }
 
 /** A multipart upload completes straight at its served key: completion ends its part URLs. */
@@ -107,7 +111,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   const object = await store.head(row.storageKey)
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
-  if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
+  if (object.size !== row.size || !sniffedKindMatches(row, detectedType)) await refuse(row, object.size, detectedType)
   // Before anything below rewrites the bytes (the location blanked in place). A driver that blanked
   // a video's location in the move has rewritten them already: then the declared hash cannot be
   // proved, and is not kept.
@@ -116,6 +120,12 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
   if (row.kind === 'video' && !location) {
     location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
+  }
+
+  // Guestbook: a spoken message's tags and position blanked, its duration checked again (guestbook/audio-confirm.ts).
+  if (row.kind === 'audio') {
+    const audioProblem = await cleanServedAudio(row, object.size)
+    if (audioProblem) await refuse(row, object.size, detectedType, audioProblem)
   }
 
   const posterKey = await acceptPoster(row)

@@ -24,6 +24,8 @@ export async function assertAcceptable(body: InitUploadBody) {
   if (body.size > settings.maxFileSizeBytes) {
     throw apiError(413, ErrorCode.FILE_TOO_LARGE, 'File too large', { limit: settings.maxFileSizeBytes })
   }
+  // Guestbook: a spoken message (kind audio) has its own switch and length limit.
+  if (kind === 'audio') assertAudioAcceptable(body, settings)
   if (kind === 'video') {
     if (!settings.allowVideos) throw apiError(422, ErrorCode.VIDEOS_DISABLED, 'Videos disabled')
     if (body.durationSec == null) throw apiError(422, ErrorCode.DURATION_REQUIRED, 'Duration required')
@@ -56,7 +58,7 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
     fileName: body.fileName,
     contentType: body.contentType,
     size: body.size,
-    durationSec: kind === 'video' ? body.durationSec ?? null : null,
+    durationSec: kind === 'photo' ? null : body.durationSec ?? null,
     storageKey: newOriginalKey(id, kind, body.contentType),
     partCount: multipart ? partLayout(body.size).partCount : null,
     contentHash: body.hash ?? null,
