@@ -90,12 +90,11 @@ export function useVoiceRecorder(maxSeconds: () => number) {
     const file = new File([taken.blob], `recado.${extension}`, { type: taken.contentType })
     const queue = useUploadQueue()
     queue.start()
-    const refused = await queue.addFiles([file], limits)
+    const refused = await queue.addFiles([file], limits, { author, message: '' })
     if (refused.length > 0) {
       problem.value = true
       return
     }
-    queue.submit(author, '')
     discard()
     state.value = 'queued'
   }

@@ -232,7 +232,11 @@ function createQueue() {
    * Checks picked files and starts sending the acceptable ones at once, with the words the page's
    * fields hold now (a guest who picks and puts the phone away sends them); answers the refused ones.
    */
-  async function addFiles(files: File[], limits: EventLimits): Promise<RefusedFile[]> {
+  /**
+   * Adds picked files, which start at once with the words given for them: by default the page's
+   * current name and message; a recording sends its own (a voice message carries no photo caption).
+   */
+  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
     const refused: RefusedFile[] = []
     for (const file of files) {
       const earlier = pickedFiles.get(identityOf(file))
@@ -244,7 +248,7 @@ function createQueue() {
       }
       const item = reactive<QueueItem>({
         key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
-        durationSec: check.durationSec, author: words.author, message: words.message, addedAt: Date.now(), submitted: true,
+        durationSec: check.durationSec, author: cleanText(attached.author, AUTHOR_MAX_LENGTH), message: cleanText(attached.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
         uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
         hash: null, duplicate: false, undo: null,
         // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
