@@ -1,5 +1,7 @@
 export default defineEventHandler(async (event) => {
-  const tag = dataTag({ answer: 'stats', versions: await readDataVersions(), dependsOn: ['public'] })
+  const versions = await readDataVersions()
+  await requireGalleryAccess(event, await eventSettingsAt(versions))
+  const tag = dataTag({ answer: 'stats', versions, dependsOn: ['public', 'event'] })
   if (notModified(event, tag, 'public')) return null
   return publicStats()
 })

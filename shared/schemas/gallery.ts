@@ -5,6 +5,13 @@ import type { MediaKind } from '#shared/enums'
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
   limit: singleQuery(z.coerce.number().int().min(1).max(100)).default(24),
+  /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
+  screenKey: singleQuery(z.string().max(200)).optional(),
+})
+
+/** POST /api/gallery/unlock. Any short text is a guess (a wrong one counts against the limit). */
+export const galleryUnlockSchema = z.strictObject({
+  pin: z.string().min(1).max(32),
 })
 
 export interface GalleryItem {
@@ -20,6 +27,8 @@ export interface GalleryItem {
   height: number | null
   durationSec: number | null
   createdAt: string
+  /** Only while the couple allows guests' downloads: the public file as an attachment (docs/api.md). */
+  downloadUrl?: string
 }
 
 export interface GalleryPage {
