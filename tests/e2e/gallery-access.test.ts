@@ -76,7 +76,7 @@ describe.each(['local', 's3'] as const)('who sees the gallery (%s driver)', (dri
     const liveStatsTag = (await api(server.url, '/api/stats')).headers.get('etag')!
 
     expect((await setEvent({ galleryMode: 'upload-only' })).status).toBe(200)
-    for (const headers of [{}, { 'if-none-match': liveTag }, { 'if-none-match': '*' }]) {
+    for (const headers of [{}, { 'if-none-match': liveTag }, { 'if-none-match': '*' }] as Record<string, string>[]) {
       const closed = await gallery('', headers)
       expect(closed.status).toBe(403)
       expect(closed.body.data).toEqual({ code: 'GALLERY_CLOSED' })

@@ -3,6 +3,7 @@ import type { H3Event } from 'h3'
 import { z } from 'zod'
 import type { EventSettingsRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { galleryClosedAt } from '#shared/gallery-mode'
 import type { DataVersions } from '../http/conditional'
 
 /**
@@ -12,13 +13,6 @@ import type { DataVersions } from '../http/conditional'
 
 /** How a request was let in: as a guest, or as the venue screen with its key. */
 export type GalleryViewer = 'guest' | 'screen'
-
-/** Whether the gallery is closed to guests at `now`: upload-only, or a reveal whose moment has not come. */
-export function galleryClosedAt(settings: Pick<EventSettingsRow, 'galleryMode' | 'revealAt'>, now = Date.now()): boolean {
-  if (settings.galleryMode === 'upload-only') return true
-  if (settings.galleryMode === 'reveal') return settings.revealAt === null || now < settings.revealAt.getTime()
-  return false
-}
 
 let kept: { at: string, row: Promise<EventSettingsRow> } | undefined
 /**
@@ -56,7 +50,7 @@ function screenKeyMatches(event: H3Event, settings: EventSettingsRow): boolean {
  */
 export async function requireGalleryAccess(event: H3Event, settings?: EventSettingsRow): Promise<GalleryViewer> {
   const row = settings ?? await eventSettingsAt(await readDataVersions())
-  const closed = galleryClosedAt(row)
+  const closed = galleryClosedAt(row.galleryMode, row.revealAt)
   if (screenKeyMatches(event, row) && (!closed || row.screenInClosedMode)) return 'screen'
   if (closed) {
     const reveal = row.galleryMode === 'reveal' && row.revealAt ? { revealAt: row.revealAt.toISOString() } : {}

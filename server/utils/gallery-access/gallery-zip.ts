@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
 import { DISPLAYABLE, uploads, type UploadRow } from '../../../db/schema'
@@ -28,6 +28,15 @@ async function publicEntries(): Promise<ZipEntry[]> {
   return entries
 }
 
+/**
+ * Ends the archive and answers its final length, or -1 when yazl cannot know it (an entry
+ * without a size). @types/yazl leaves out the callback's argument, which yazl 3 passes.
+ */
+function archiveLength(zip: ZipFile): Promise<number> {
+  const end = zip.end as (options: Record<string, never>, calculated: (size: number) => void) => void
+  return new Promise(resolve => end.call(zip, {}, resolve))
+}
+
 function archiveName(coupleNames: string): string {
   const couple = downloadFileName(coupleNames, { id: 'x', author: '' }, 'x.zip').split('_')[0]
   return `${couple}_fotos.zip`
@@ -52,19 +61,22 @@ export async function sendGalleryZip(event: H3Event, coupleNames: string): Promi
   })
   for (const { row, key, size } of entries) {
     zip.addReadStreamLazy(downloadFileName(coupleNames, row, key), { compress: false, size, mtime: row.createdAt }, (done) => {
-      store.read(key).then((stream) => {
-        reading = stream
-        done(null, stream)
-      }, done)
+      store.read(key).then(
+        (stream) => {
+          reading = stream
+          done(null, stream)
+        },
+        (error: unknown) => done(error, undefined as unknown as Readable),
+      )
     })
   }
-  const length = await new Promise<number>(resolve => zip.end({}, resolve))
+  const length = await archiveLength(zip)
   setResponseHeaders(event, {
     'content-type': 'application/zip',
     'content-disposition': attachmentDisposition(archiveName(coupleNames)),
     'x-content-type-options': 'nosniff',
     'cache-control': 'private, no-store',
-    ...(length >= 0 ? { 'content-length': String(length) } : {}),
+    ...(length >= 0 ? { 'content-length': length } : {}),
   })
   zip.outputStream.pipe(res)
   try {

@@ -13,7 +13,7 @@ export default defineEventHandler(async (event) => {
   if (!stored) throw notFound()
   setResponseHeaders(event, {
     'content-type': contentTypeOfKey(key),
-    'content-length': String(stored.size),
+    'content-length': stored.size,
     'content-disposition': attachmentDisposition(downloadFileName(settings.coupleNames, row, key)),
     'x-content-type-options': 'nosniff',
     'cache-control': 'private, no-store',
