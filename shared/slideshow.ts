@@ -7,7 +7,7 @@
 export const SLIDESHOW_PATH = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite' } as const
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', screenKey: 'chave' } as const
 
 export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12 } as const
 export const SLIDESHOW_BOUNDS = {
@@ -18,6 +18,8 @@ export const SLIDESHOW_BOUNDS = {
 export interface SlideshowOptions {
   photoSeconds?: number
   inviteEvery?: number
+  /** `chave`: the venue screen's key, which lets this screen show a closed or PIN-guarded gallery. */
+  screenKey?: string
 }
 
 /** A query value as a number, or undefined when absent or not a number. */
@@ -38,7 +40,9 @@ export function isSlideshowQuery(query: Record<string, unknown>): boolean {
 export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
+  const key = query[SLIDESHOW_QUERY.screenKey]
   return {
+    ...(typeof key === 'string' && /^[\w-]{1,200}$/.test(key) ? { screenKey: key } : {}),
     // Seconds may be fractional (2.5); zero or less means "not said".
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
@@ -54,5 +58,6 @@ export function slideshowPathOf(options: SlideshowOptions = {}): string {
   })
   if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
   if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
+  if (options.screenKey) query.set(SLIDESHOW_QUERY.screenKey, options.screenKey)
   return `${SLIDESHOW_PATH}?${query}`
 }

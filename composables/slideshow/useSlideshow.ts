@@ -34,7 +34,7 @@ export interface SlideLayer {
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, screenKey?: string } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
@@ -67,7 +67,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     const items: GalleryItem[] = []
     let cursor: string | undefined
     while (items.length < SLIDESHOW_POOL_MAX) {
-      const page = await fetchGalleryPage({ limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) })
+      const page = await fetchGalleryPage({ limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}), ...(options.screenKey ? { screenKey: options.screenKey } : {}) })
       items.push(...page.items)
       if (!page.nextCursor) break
       cursor = page.nextCursor
