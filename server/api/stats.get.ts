@@ -1,7 +1,8 @@
 export default defineEventHandler(async (event) => {
   const versions = await readDataVersions()
-  await requireGalleryAccess(event, await eventSettingsAt(versions))
-  const tag = dataTag({ answer: 'stats', versions, dependsOn: ['public', 'event'] })
+  const settings = await eventSettingsAt(versions)
+  await requireGalleryAccess(event, settings)
+  const tag = dataTag({ answer: 'stats', versions, dependsOn: ['public'], query: galleryTagInputs(settings) })
   if (notModified(event, tag, 'public')) return null
   return publicStats()
 })

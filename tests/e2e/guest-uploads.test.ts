@@ -145,8 +145,10 @@ describe.each(['local', 's3'] as const)('a guest device: its limit and its uploa
     expect(rejected.status).toBe(200)
     expect((await phone.mine()).body.items[1].status).toBe('rejected')
 
+    // A device seen for the first time gets its cookie here (the upload page asks this first).
     const stranger = await api(server.url, '/api/uploads/mine')
     expect(stranger.body).toEqual({ items: [], nextCursor: null, limit: null, used: 0 })
+    expect(stranger.headers.get('set-cookie')).toMatch(/^em_guest=/)
     await setEvent({ galleryMode: 'live' })
   })
 })

@@ -5,5 +5,7 @@ export default defineEventHandler(async (event) => {
   const query = await readQueryAs(event, mineQuerySchema)
   // Each device's own answer: no shared cache may keep it.
   setResponseHeader(event, 'cache-control', 'private, no-store')
-  return listMyUploads(guestIdOf(event), query)
+  // /enviar asks this when it opens: the device gets its cookie before its first files, which
+  // otherwise go as parallel inits that would each name a new device.
+  return listMyUploads(ensureGuestId(event), query)
 })

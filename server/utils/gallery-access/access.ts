@@ -31,6 +31,20 @@ export function eventSettingsAt(versions: DataVersions): Promise<EventSettingsRo
   return kept.row
 }
 
+/**
+ * What of the configuration a gallery or stats answer depends on, for its tag: who may see it and
+ * whether items carry download addresses. The rest (names, dates, the cover) leaves the tag alone,
+ * so renaming the couple does not make every polling phone fetch the gallery again.
+ */
+export function galleryTagInputs(settings: EventSettingsRow): Record<string, unknown> {
+  return {
+    mode: settings.galleryMode,
+    revealAt: settings.revealAt?.getTime() ?? null,
+    pin: settings.galleryPin !== null,
+    downloads: settings.guestDownloads,
+  }
+}
+
 const screenKeyQuerySchema = z.looseObject({ screenKey: z.string().max(200).optional().catch(undefined) })
 
 function screenKeyMatches(event: H3Event, settings: EventSettingsRow): boolean {

@@ -7,10 +7,9 @@ import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/key
  * "My photos": the confirmed uploads of one guest device, newest first, over the partial index
  * uploads_guest_idx (guest_id, created_at, id). In flight ones are still in the device's own queue.
  */
-export async function listMyUploads(guestId: string | null, query: { cursor?: string, limit: number }): Promise<MyUploadsPage> {
+export async function listMyUploads(guestId: string, query: { cursor?: string, limit: number }): Promise<MyUploadsPage> {
   const cursor = cursorFromQuery(query.cursor)
   const { maxUploadsPerGuest: limit } = await getEventSettings()
-  if (!guestId) return { items: [], nextCursor: null, limit, used: 0 }
   const found = await useDb().select().from(uploads)
     .where(and(eq(uploads.guestId, guestId), isNotNull(uploads.confirmedAt), olderThan(cursor)))
     .orderBy(...newestFirst)

@@ -14,7 +14,7 @@ const pages = new AnswerCache(MAX_PAGES)
  */
 export function cachedGalleryPage(event: H3Event, query: { cursor?: string, limit: number }, tag: string, downloads: boolean): Promise<EncodedJson> {
   const origin = answerOrigin(event)
-  // The downloads switch is in the tag (the event's counter), so an answer with download
-  // addresses never outlives it; it is in the key too, as clearly not the same answer.
+  // The downloads switch is in the tag (galleryTagInputs), so an answer with download addresses
+  // never outlives it; it is in the key too, as clearly not the same answer.
   return pages.get(`${origin} ${query.limit}:${query.cursor ?? ''}:${downloads ? 'd' : ''}`, tag, () => listGallery(query, downloads ? origin : undefined))
 }
