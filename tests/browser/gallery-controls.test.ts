@@ -178,7 +178,8 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
     const page = await open(`/galeria?slideshow=1&chave=${screenKey}`, 'desktop')
     const show = page.locator('[data-testid=slideshow]')
     const shownId = await until(async () => show.getAttribute('data-id'), 20_000, 'a slide on screen')
-    expect(items.map(item => item.id)).toContain(shownId)
+    const screenItems = (await api(server.url, `/api/gallery?limit=100&screenKey=${screenKey}`)).body.items
+    expect(screenItems.map((item: { id: string }) => item.id)).toContain(shownId)
     await screenshot(page, 'slideshow-screen-key-upload-only')
 
     const without = await open('/galeria?slideshow=1', 'desktop')
