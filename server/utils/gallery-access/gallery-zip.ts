@@ -33,7 +33,7 @@ async function publicEntries(): Promise<ZipEntry[]> {
  * without a size). @types/yazl leaves out the callback's argument, which yazl 3 passes.
  */
 function archiveLength(zip: ZipFile): Promise<number> {
-  const end = zip.end as (options: Record<string, never>, calculated: (size: number) => void) => void
+  const end = zip.end as unknown as (options: Record<string, never>, calculated: (size: number) => void) => void
   return new Promise(resolve => end.call(zip, {}, resolve))
 }
 
