@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { GALLERY_MODES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
@@ -76,6 +76,11 @@ export const uploads = sqliteTable('uploads', {
    * copy must not let anyone delete uploads). Null for uploads from before undo existed.
    */
   undoTokenHash: text('undo_token_hash'),
+  /**
+   * The guest device that sent it (the random id in its signed `em_guest` cookie), for the
+   * disposable-camera limit and "my photos"; null for uploads without the cookie.
+   */
+  guestId: text('guest_id'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
@@ -95,6 +100,8 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
   // Duplicates: the confirmed upload holding a hash (one event per database).
   index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
+  // A guest device's uploads, newest first ("my photos", and the per-guest limit's count).
+  index('uploads_guest_idx').on(table.guestId, table.createdAt, table.id).where(sql`guest_id IS NOT NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
   // Guestbook: spoken messages only (a few among thousands of photos), newest first, by status
@@ -153,6 +160,22 @@ export const eventSettings = sqliteTable('event_settings', {
   allowAudio: integer('allow_audio', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowAudio),
   maxAudioDurationSec: integer('max_audio_duration_sec').notNull().default(EVENT_DEFAULTS.maxAudioDurationSec),
   coverUploadId: text('cover_upload_id'),
+  /** Who may browse the gallery (shared/enums.ts GALLERY_MODES); `revealAt` opens a `reveal` one. */
+  galleryMode: text('gallery_mode', { enum: GALLERY_MODES }).notNull().default(EVENT_DEFAULTS.galleryMode),
+  revealAt: integer('reveal_at', { mode: 'timestamp_ms' }),
+  /** 4–8 digits or null; the admin reads it back, the public never (server/utils/gallery-access/). */
+  galleryPin: text('gallery_pin'),
+  guestDownloads: integer('guest_downloads', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.guestDownloads),
+  /** The disposable-camera limit per guest device (server/utils/guests/), or null for none. */
+  maxUploadsPerGuest: integer('max_uploads_per_guest'),
+  /**
+   * The venue screen's key (128 random bits, base64url): it opens the gallery to the projector in
+   * any mode and through a PIN. Null only until first read, which fills it (a migration cannot
+   * give each existing row its own random value through drizzle's column default).
+   */
+  screenKey: text('screen_key'),
+  /** Whether the screen key shows photos while the gallery is closed to guests. */
+  screenInClosedMode: integer('screen_in_closed_mode', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenInClosedMode),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
 

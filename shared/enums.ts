@@ -19,6 +19,13 @@ export type PictureKind = typeof PICTURE_KINDS[number]
 export const MODERATION_MODES = ['pre', 'post'] as const
 export type ModerationMode = typeof MODERATION_MODES[number]
 
+/**
+ * Who may browse the gallery: `live`, everyone, at once; `upload-only`, nobody (guests send, the
+ * couple and the venue screen see); `reveal`, like `upload-only` until the event's `revealAt`, then live.
+ */
+export const GALLERY_MODES = ['live', 'upload-only', 'reveal'] as const
+export type GalleryMode = typeof GALLERY_MODES[number]
+
 /** The admin list's status filter: one status, or all of them (in the order the filter shows them). */
 export const STATUS_FILTERS = [...UPLOAD_STATUSES, 'all'] as const
 export type StatusFilter = typeof STATUS_FILTERS[number]

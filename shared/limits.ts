@@ -1,5 +1,5 @@
 // Relative imports only: drizzle-kit loads this file through db/schema.ts and knows no aliases.
-import type { MediaKind, ModerationMode } from './enums'
+import type { GalleryMode, MediaKind, ModerationMode } from './enums'
 
 /** Files up to this size go in one PUT; above it, multipart (service-spec part 8: "50 MB" = 50 MiB). */
 export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
@@ -25,7 +25,15 @@ export const EVENT_DEFAULTS = {
   moderation: 'post' satisfies ModerationMode,
   allowAudio: true,
   maxAudioDurationSec: 120,
+  galleryMode: 'live' satisfies GalleryMode,
+  guestDownloads: false,
+  screenInClosedMode: true,
 } as const
+
+/** The disposable-camera limit's range (uploads per guest device), when the couple sets one. */
+export const MAX_UPLOADS_PER_GUEST_LIMIT = 1000
+/** The gallery PIN: 4 to 8 digits (typed on a phone's numeric keypad). */
+export const GALLERY_PIN_PATTERN = /^\d{4,8}$/
 
 /** Longest texts, in characters (api-contract.md): what a guest types, and what the admin edits. */
 export const AUTHOR_MAX_LENGTH = 80

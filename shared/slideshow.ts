@@ -9,7 +9,8 @@ export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
 /** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados' } as const
+/** `chave`: the venue screen's key. */
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave' } as const
 
 export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
 export const SLIDESHOW_BOUNDS = {
@@ -22,6 +23,8 @@ export interface SlideshowOptions {
   photoSeconds?: number
   inviteEvery?: number
   messageEvery?: number
+  /** `chave`: the venue screen's key, which lets this screen show a closed or PIN-guarded gallery. */
+  screenKey?: string
 }
 
 /** A query value as a number, or undefined when absent or not a number. */
@@ -51,7 +54,9 @@ export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOpt
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
   const messageEvery = numberOf(query[SLIDESHOW_QUERY.messageEvery])
+  const key = query[SLIDESHOW_QUERY.screenKey]
   return {
+    ...(typeof key === 'string' && /^[\w-]{1,200}$/.test(key) ? { screenKey: key } : {}),
     // Seconds may be fractional (2.5); zero or less means "not said".
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
@@ -68,5 +73,6 @@ export function slideshowPathOf(options: SlideshowOptions = {}): string {
   })
   if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
   if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
+  if (options.screenKey) query.set(SLIDESHOW_QUERY.screenKey, options.screenKey)
   return `${SLIDESHOW_PAGE}?${query}`
 }

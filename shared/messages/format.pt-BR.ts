@@ -81,3 +81,34 @@ export function formatAgo(iso: string, now = Date.now()): string {
   if (hours < 24) return `há ${hours} h`
   return formatDateTime(iso)
 }
+
+const dayStart = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
+
+/**
+ * "hoje às 22h", "amanhã às 10h", "em 14 de dezembro às 10h30": when a reveal opens the gallery,
+ * in the browser's own time zone (the guest is at the party).
+ */
+export function formatRevealMoment(iso: string, now = Date.now()): string {
+  const at = new Date(iso)
+  const hour = at.getHours()
+  const minutes = at.getMinutes()
+  const time = `${hour === 1 ? 'à' : 'às'} ${hour}h${minutes ? String(minutes).padStart(2, '0') : ''}`
+  const days = Math.round((dayStart(at) - dayStart(new Date(now))) / 86_400_000)
+  if (days === 0) return `hoje ${time}`
+  if (days === 1) return `amanhã ${time}`
+  return `em ${new Intl.DateTimeFormat('pt-BR', { day: 'numeric', month: 'long' }).format(at)} ${time}`
+}
+
+/** "2 d 3 h", "3 h 05 min", "4 min 09 s", "12 s": the time left until a moment. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000))
+  const days = Math.floor(total / 86_400)
+  const hours = Math.floor((total % 86_400) / 3600)
+  const minutes = Math.floor((total % 3600) / 60)
+  const seconds = total % 60
+  const two = (value: number) => String(value).padStart(2, '0')
+  if (days > 0) return `${days} d ${hours} h`
+  if (hours > 0) return `${hours} h ${two(minutes)} min`
+  if (minutes > 0) return `${minutes} min ${two(seconds)} s`
+  return `${seconds} s`
+}

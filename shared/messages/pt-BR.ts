@@ -3,7 +3,7 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
-import { formatBytes, formatBytesOf, formatClock, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
+import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuration, formatEventDate, formatRevealMoment, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
@@ -101,6 +101,7 @@ export const ptBR = {
     rateLimited: 'Muitos envios ao mesmo tempo. Tentamos de novo em instantes.',
     failed: 'O envio falhou. Toque em "Tentar de novo".',
     gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',
+    guestLimit: (limit: number) => `Cada convidado pode enviar até ${limit} fotos, e este celular já chegou lá.`,
   },
   guestbook: {
     title: 'Deixe um recado',
@@ -162,6 +163,32 @@ export const ptBR = {
     moreText: 'ver mais',
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
+    download: 'Baixar',
+  },
+  gate: {
+    closedTitle: 'A galeria ainda está fechada',
+    uploadOnly: 'Os noivos vão mostrar as fotos depois. Enquanto isso, envie as suas!',
+    reveal: (iso: string, now?: number) => `As fotos serão reveladas ${formatRevealMoment(iso, now)}`,
+    countdown: (ms: number) => `Faltam ${formatCountdown(ms)}`,
+    revealing: 'Abrindo a galeria…',
+    pinTitle: 'Galeria protegida',
+    pinIntro: 'Digite o PIN que os noivos passaram.',
+    pinLabel: 'PIN da galeria',
+    pinSubmit: 'Ver a galeria',
+    pinChecking: 'Conferindo…',
+    pinWrong: 'PIN incorreto. Confira e tente de novo.',
+    pinWait: (seconds: number) => `Muitas tentativas. Tente de novo em ${formatDuration(seconds)}.`,
+    pinFailed: 'Não conseguimos conferir agora. Verifique a conexão e tente de novo.',
+    downloadAll: 'Baixar todas (ZIP)',
+  },
+  mine: {
+    title: 'Enviadas deste celular',
+    status: { pending: 'Aguardando aprovação', approved: 'Na galeria', rejected: 'Não aprovada' } as Record<string, string>,
+    photo: 'Foto enviada',
+    video: 'Vídeo enviado',
+    loadMore: 'Ver mais',
+    limit: (used: number, limit: number) => `${used} de ${limit} fotos`,
+    limitReached: (limit: number) => `Você já enviou suas ${limit} fotos. Obrigado!`,
   },
   slideshow: {
     label: 'Telão de fotos',

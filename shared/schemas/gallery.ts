@@ -10,6 +10,13 @@ export const SLIDESHOW_PAGE_SIZE = 100
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
   limit: singleQuery(z.coerce.number().int().min(1).max(SLIDESHOW_PAGE_SIZE)).default(GALLERY_PAGE_SIZE),
+  /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
+  screenKey: singleQuery(z.string().max(200)).optional(),
+})
+
+/** POST /api/gallery/unlock. Any short text is a guess (a wrong one counts against the limit). */
+export const galleryUnlockSchema = z.strictObject({
+  pin: z.string().min(1).max(32),
 })
 
 export interface GalleryItem {
@@ -25,6 +32,8 @@ export interface GalleryItem {
   height: number | null
   durationSec: number | null
   createdAt: string
+  /** Only while the couple allows guests' downloads: the public file as an attachment (docs/api.md). */
+  downloadUrl?: string
 }
 
 export interface GalleryPage {

@@ -3,45 +3,18 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { beforeAll, describe, expect, it } from 'vitest'
-import yauzl from 'yauzl'
 import { useTestServer } from '../helpers/test-server'
 import { mp4 } from '../support/fixtures'
 import { api } from '../support/http'
 import { S3_BUCKET, type TestS3 } from '../support/s3'
 import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 import { uploadFile } from '../support/uploads'
+import { unzip, type ZipEntry } from '../support/zip'
 
 function s3Client(s3: TestS3) {
   return new S3Client({
     region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true,
     credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
-  })
-}
-
-interface ZipEntry { name: string, compressionMethod: number, bytes: Buffer }
-
-/** Every entry of a ZIP held in memory (the test's copy; the server streams it). */
-function unzip(archive: Buffer): Promise<ZipEntry[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(archive, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const entries: ZipEntry[] = []
-      zip.on('error', reject)
-      zip.on('end', () => resolve(entries))
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError || !stream) return reject(openError)
-          const chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.on('error', reject)
-          stream.on('end', () => {
-            entries.push({ name: entry.fileName, compressionMethod: entry.compressionMethod, bytes: Buffer.concat(chunks) })
-            zip.readEntry()
-          })
-        })
-      })
-      zip.readEntry()
-    })
   })
 }
 

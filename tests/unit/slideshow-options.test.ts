@@ -38,4 +38,12 @@ describe('slideshow address options', () => {
     expect(isSlideshowAddress(new URL('http://venue/galeria?slideshow=true'))).toBe(false)
     expect(isSlideshowAddress(new URL('http://venue/enviar?slideshow=1'))).toBe(false)
   })
+
+  it('carries the venue screen key as `chave`, and reads back only a key-shaped one', () => {
+    const path = slideshowPathOf({ screenKey: 'AbC_12-xyz' })
+    expect(path).toBe('/galeria?slideshow=1&chave=AbC_12-xyz')
+    expect(slideshowOptionsOf(Object.fromEntries(new URL(path, 'http://x').searchParams))).toEqual({ screenKey: 'AbC_12-xyz' })
+    expect(slideshowOptionsOf({ slideshow: '1', chave: 'a b' })).toEqual({})
+    expect(slideshowOptionsOf({ slideshow: '1', chave: ['a', 'b'] })).toEqual({})
+  })
 })

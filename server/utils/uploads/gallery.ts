@@ -55,10 +55,12 @@ export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: num
     : statements.first.all({ limit: limit + 1 })
 }
 
-export function toGalleryItem(row: GalleryRow): GalleryItem {
+/** `downloadsFrom`: the origin of the download addresses, when the couple allows guests' downloads. */
+export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryItem {
   // The query lists only displayable uploads, so there is always something to show.
   const { url, thumbUrl, thumb2xUrl } = publicMediaUrls(row)!
   return {
+    ...(downloadsFrom === undefined ? {} : { downloadUrl: downloadUrlOf(downloadsFrom, row.id) }),
     id: row.id,
     kind: row.kind,
     author: row.author,
@@ -73,8 +75,8 @@ export function toGalleryItem(row: GalleryRow): GalleryItem {
   }
 }
 
-export async function listGallery(query: { cursor?: string, limit: number }): Promise<GalleryPage> {
+export async function listGallery(query: { cursor?: string, limit: number }, downloadsFrom?: string): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
   const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit), query.limit)
-  return { items: rows.map(toGalleryItem), nextCursor }
+  return { items: rows.map(row => toGalleryItem(row, downloadsFrom)), nextCursor }
 }

@@ -41,7 +41,7 @@ export async function assertAcceptable(body: InitUploadBody) {
  * sweeper: storage failing now deletes it again (503, nothing left); a crash leaves an unconfirmed
  * record that is swept with any bytes after a day.
  */
-export async function initUpload(body: InitUploadBody): Promise<InitUploadResponse> {
+export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<InitUploadResponse> {
   const kind = await assertAcceptable(body)
   await assertStorageReachable()
   const id = newId()
@@ -63,10 +63,12 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
     partCount: multipart ? partLayout(body.size).partCount : null,
     contentHash: body.hash ?? null,
     undoTokenHash: undo.tokenHash,
+    guestId,
     createdAt: now,
     updatedAt: now,
   }).returning()
   try {
+    await assertGuestSlot(row!)
     let current = row!
     if (multipart) {
       const multipartUploadId = await useMediaStore().createMultipart(current.storageKey, current.contentType)
