@@ -1,4 +1,5 @@
 import type { GuestbookItem, GuestbookPage } from '#shared/schemas/guestbook'
+import { galleryGateOf, type GalleryGate } from '~/composables/useGallery'
 
 const GUESTBOOK_PAGE_SIZE = 24
 /** How often page 1 is asked again, so new approvals appear without a reload. */
@@ -20,6 +21,8 @@ export function useGuestbook() {
   const items = shallowRef<GuestbookItem[]>([])
   const nextCursor = ref<string | null>(null)
   const failed = ref(false)
+  /** The gallery's gate stands before the guestbook too (a closed gallery, a PIN): said, not failed. */
+  const gate = ref<GalleryGate | null>(null)
   const loaded = ref(false)
   const loadingMore = ref(false)
   let firstPageIds = new Set<string>()
@@ -33,9 +36,12 @@ export function useGuestbook() {
       if (older.length === 0) nextCursor.value = page.nextCursor
       firstPageIds = fresh
       failed.value = false
+      gate.value = null
     }
-    catch {
-      failed.value = items.value.length === 0
+    catch (error) {
+      gate.value = galleryGateOf(error)
+      if (gate.value) items.value = []
+      failed.value = gate.value === null && items.value.length === 0
     }
     finally {
       loaded.value = true
@@ -59,5 +65,5 @@ export function useGuestbook() {
 
   const { refreshNow } = usePolling(refresh, GUESTBOOK_POLL_MS)
   onMounted(() => void refreshNow())
-  return { items, nextCursor, failed, loaded, loadingMore, loadMore, retry: refreshNow }
+  return { items, nextCursor, failed, gate, loaded, loadingMore, loadMore, retry: refreshNow }
 }

@@ -17,9 +17,10 @@ export function messageHoldMs(text: string): number {
 /**
  * The guestbook on the venue screen: approved written messages (never a voice: the screen plays
  * no audio), polled on their own and handed to the slideshow as an interlude every `every`
- * slides, newest unseen first, then round again.
+ * slides, newest unseen first, then round again. The venue screen's key lets it read a closed or
+ * PIN-guarded guestbook, as it does the gallery.
  */
-export function useSlideshowMessages(every: number) {
+export function useSlideshowMessages(every: number, screenKey?: string) {
   const messages = shallowRef<GuestbookItem[]>([])
   const shownId = ref<string | null>(null)
   const seen = new Set<string>()
@@ -28,7 +29,7 @@ export function useSlideshowMessages(every: number) {
 
   async function poll() {
     try {
-      const page = await $fetch<GuestbookPage>('/api/guestbook', { query: { limit: MESSAGES_LIMIT }, retry: 0, timeout: 15_000 })
+      const page = await $fetch<GuestbookPage>('/api/guestbook', { query: { limit: MESSAGES_LIMIT, ...(screenKey ? { screenKey } : {}) }, retry: 0, timeout: 15_000 })
       messages.value = page.items.filter(item => item.type === 'text' && item.text)
     }
     catch { /* offline: the messages already held stay */ }

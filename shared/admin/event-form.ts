@@ -10,8 +10,7 @@ import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#share
 
 export const BYTES_PER_MB = 1024 * 1024
 
-const { maxFileSizeBytes, maxVideoDurationSec, maxAudioDurationSec } = eventPatchSchema.shape
-const { maxFileSizeBytes, maxVideoDurationSec, maxUploadsPerGuest } = eventPatchSchema.shape
+const { maxFileSizeBytes, maxVideoDurationSec, maxAudioDurationSec, maxUploadsPerGuest } = eventPatchSchema.shape
 
 /** A number field's bound as the schema declares it (`.min()` / `.max()`). */
 function boundOf(number: z.ZodNumber, side: 'min' | 'max'): number {
@@ -26,11 +25,9 @@ function boundOf(number: z.ZodNumber, side: 'min' | 'max'): number {
  * negative" (the schema's one byte is no bound worth a spinner step).
  */
 export const eventFieldBounds = {
-  maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes, 'max') / BYTES_PER_MB },
-  maxVideoDurationSec: { min: boundOf(maxVideoDurationSec, 'min'), max: boundOf(maxVideoDurationSec, 'max') },
-  maxAudioDurationSec: { min: boundOf(maxAudioDurationSec, 'min'), max: boundOf(maxAudioDurationSec, 'max') },
   maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes.unwrap(), 'max') / BYTES_PER_MB },
   maxVideoDurationSec: { min: boundOf(maxVideoDurationSec.unwrap(), 'min'), max: boundOf(maxVideoDurationSec.unwrap(), 'max') },
+  maxAudioDurationSec: { min: boundOf(maxAudioDurationSec.unwrap(), 'min'), max: boundOf(maxAudioDurationSec.unwrap(), 'max') },
   maxUploadsPerGuest: { min: boundOf(maxUploadsPerGuest.unwrap().unwrap(), 'min'), max: boundOf(maxUploadsPerGuest.unwrap().unwrap(), 'max') },
 } as const
 

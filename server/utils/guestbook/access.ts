@@ -1,8 +1,11 @@
 import type { H3Event } from 'h3'
+import type { EventSettingsRow } from '../../../db/schema'
+import { requireGalleryAccess, type GalleryViewer } from '../gallery-access/access'
 
 /**
- * Who may read the guestbook: the same guests who may see the gallery. The one place the
- * guestbook's public reads ask; the gallery's own access rule (modes, PIN) belongs here once it
- * exists, so that both answer alike.
+ * Who may read the guestbook: the same guests who may see the gallery (its modes, its PIN, the
+ * venue screen's key), so that both answer alike. The one place the guestbook's public reads ask.
  */
-export async function requireGuestbookAccess(_event: H3Event): Promise<void> {}
+export function requireGuestbookAccess(event: H3Event, settings?: EventSettingsRow): Promise<GalleryViewer> {
+  return requireGalleryAccess(event, settings)
+}

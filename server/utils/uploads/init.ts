@@ -63,7 +63,9 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
     partCount: multipart ? partLayout(body.size).partCount : null,
     contentHash: body.hash ?? null,
     undoTokenHash: undo.tokenHash,
-    guestId,
+    // A spoken guestbook message is no shot of the disposable camera: it neither counts against the
+    // per-guest limit nor lists among "my photos" (the guestbook has its own undo).
+    guestId: kind === 'audio' ? null : guestId,
     createdAt: now,
     updatedAt: now,
   }).returning()
