@@ -1,10 +1,13 @@
 import { timingSafeEqual } from 'node:crypto'
-import type { H3Event } from 'h3'
+import { getQuery, type H3Event } from 'h3'
 import { z } from 'zod'
 import type { EventSettingsRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { galleryClosedAt } from '#shared/gallery-mode'
-import type { DataVersions } from '../http/conditional'
+import { getEventSettings } from '../event-settings'
+import { readDataVersions, type DataVersions } from '../http/conditional'
+import { apiError } from '../http/errors'
+import { hasGalleryCookie } from './pin-cookie'
 
 /**
  * Who may see the gallery's items (the gallery, the public stats, and whatever else lists what

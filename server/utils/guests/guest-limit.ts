@@ -1,6 +1,9 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
+import { apiError } from '../http/errors'
 
 /**
  * The disposable-camera limit (`maxUploadsPerGuest`). A device's uploads are its rows: confirmed

@@ -1,6 +1,8 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { MyUpload, MyUploadsPage } from '#shared/schemas/mine'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
 import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
 
 /**
