@@ -192,4 +192,32 @@ describe.each(['local', 's3'] as const)('who sees the gallery (%s driver)', (dri
     expect((await unlock('8642', { 'x-forwarded-for': '203.0.113.8' })).status).toBe(204)
     await setEvent({ galleryPin: null })
   })
+
+  it('the guestbook follows the gallery: 403 GALLERY_CLOSED and 401 GALLERY_PIN_REQUIRED before any tag, the screen key passes, and its tag follows the settings', async () => {
+    await setEvent({ galleryMode: 'live', galleryPin: null })
+    const sent = await api(server.url, '/api/guestbook', { method: 'POST', json: { author: 'Tia', text: 'Felicidades!' } })
+    expect(sent.status).toBe(201)
+    const live = await api(server.url, '/api/guestbook')
+    expect(live.status).toBe(200)
+    expect(live.body.items.map((item: any) => item.id)).toContain(sent.body.id)
+    const liveTag = live.headers.get('etag')!
+
+    await setEvent({ galleryMode: 'upload-only' })
+    const closed = await api(server.url, '/api/guestbook', { headers: { 'if-none-match': liveTag } })
+    expect([closed.status, closed.body.data]).toEqual([403, { code: 'GALLERY_CLOSED' }])
+    expect(closed.headers.get('etag')).toBeNull()
+    const { screenKey } = await adminEvent()
+    const screen = await api(server.url, `/api/guestbook?screenKey=${screenKey}`)
+    expect(screen.status).toBe(200)
+    expect(screen.body.items.map((item: any) => item.id)).toContain(sent.body.id)
+
+    await setEvent({ galleryMode: 'live', galleryPin: '2468' })
+    const guarded = await api(server.url, '/api/guestbook', { headers: { 'if-none-match': liveTag } })
+    expect([guarded.status, guarded.body.data]).toEqual([401, { code: 'GALLERY_PIN_REQUIRED' }])
+
+    // Back to the same settings and the same messages: the same tag, so the client's copy stands.
+    await setEvent({ galleryPin: null })
+    const reopened = await api(server.url, '/api/guestbook', { headers: { 'if-none-match': liveTag } })
+    expect(reopened.status).toBe(304)
+  })
 })
