@@ -3,7 +3,7 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { UploadStatus } from '#shared/enums'
+import type { Language, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import {
   formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
@@ -187,6 +187,8 @@ export const adminPtBR = {
     moderation: 'Moderação',
     moderationPost: 'Pós-moderação: aparece na galeria na hora; você pode recusar depois.',
     moderationPre: 'Pré-moderação: só aparece na galeria depois que você aprovar.',
+    language: 'Idioma do evento',
+    languageHint: 'O telão, o cartão para imprimir e a página de quem usa um navegador em outro idioma falam este.',
     save: 'Salvar configuração',
     saving: 'Salvando…',
     saved: 'Configuração salva.',
@@ -200,6 +202,7 @@ export const adminPtBR = {
       allowVideos: 'Valor inválido.',
       maxVideoDurationSec: 'Informe um número inteiro de segundos entre 1 e 7.200.',
       moderation: 'Escolha um modo de moderação.',
+      language: 'Escolha um dos idiomas.',
       other: 'Valor inválido.',
     } as Record<string, string>,
   },
@@ -217,6 +220,12 @@ export const adminPtBR = {
     png: 'QR code (PNG)',
     svg: 'QR code (SVG)',
     pdf: 'Cartão para imprimir (PDF)',
+    pdfIn: {
+      'pt-BR': 'Cartão em português (PDF)',
+      'en': 'Cartão em inglês (PDF)',
+      'es': 'Cartão em espanhol (PDF)',
+    } as Record<Language, string>,
+    pdfInHint: 'O QR code de cada cartão abre as páginas já no idioma dele.',
     exportZip: 'Baixar todas as fotos aprovadas (ZIP)',
     exportHint: 'Os originais aprovados, com uma lista de autores e mensagens.',
     previewTitle: 'Prévia',

@@ -9,6 +9,7 @@ export const ptBR = {
   locale: 'pt-BR',
   format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
   siteTitle: 'Fotos do casamento',
+  language: { label: 'Idioma' },
   home: {
     title: (names: string) => (names ? `${names}` : 'Nosso casamento'),
     greeting: 'Obrigado por fazer parte deste dia!',
@@ -124,6 +125,10 @@ export const ptBR = {
   },
   slideshow: {
     label: 'Telão de fotos',
+    /** Under the installed venue screen's icon (about 12 characters). */
+    screenShortName: 'Telão',
+    /** Under the installed app's icon while the couple is not named yet. */
+    appShortName: 'Fotos',
     waiting: 'Aguardando as primeiras fotos…',
     scan: 'Envie suas fotos',
     inviteTitle: 'Envie suas fotos',
