@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { LANGUAGES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
@@ -122,6 +122,7 @@ export const eventSettings = sqliteTable('event_settings', {
   allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowVideos),
   maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(EVENT_DEFAULTS.maxVideoDurationSec),
   moderation: text('moderation', { enum: MODERATION_MODES }).notNull().default(EVENT_DEFAULTS.moderation),
+  language: text('language', { enum: LANGUAGES }).notNull().default(EVENT_DEFAULTS.language),
   coverUploadId: text('cover_upload_id'),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })

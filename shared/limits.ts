@@ -1,5 +1,5 @@
 // Relative imports only: drizzle-kit loads this file through db/schema.ts and knows no aliases.
-import type { MediaKind, ModerationMode } from './enums'
+import type { Language, MediaKind, ModerationMode } from './enums'
 
 /** Files up to this size go in one PUT; above it, multipart (service-spec part 8: "50 MB" = 50 MiB). */
 export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
@@ -21,6 +21,7 @@ export const EVENT_DEFAULTS = {
   allowVideos: true,
   maxVideoDurationSec: 300,
   moderation: 'post' satisfies ModerationMode,
+  language: 'pt-BR' satisfies Language,
 } as const
 
 /** Longest texts, in characters (api-contract.md): what a guest types, and what the admin edits. */

@@ -30,6 +30,7 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     allowVideos: row.allowVideos,
     maxVideoDurationSec: row.maxVideoDurationSec,
     moderation: row.moderation,
+    language: row.language,
     coverUploadId: row.coverUploadId,
     updatedAt: row.updatedAt.toISOString(),
   }

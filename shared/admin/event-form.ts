@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { ModerationMode } from '#shared/enums'
+import type { Language, ModerationMode } from '#shared/enums'
 import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
@@ -37,6 +37,7 @@ export interface EventFormValues {
   allowVideos: boolean
   maxVideoDurationSec: number | string
   moderation: ModerationMode
+  language: Language
 }
 
 export type EventField = keyof NonNullable<EventPatch>
@@ -50,6 +51,7 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
     allowVideos: config.allowVideos,
     maxVideoDurationSec: config.maxVideoDurationSec,
     moderation: config.moderation,
+    language: config.language,
   }
 }
 
@@ -72,6 +74,7 @@ export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): 
     allowVideos: values.allowVideos,
     maxVideoDurationSec: toNumber(values.maxVideoDurationSec),
     moderation: values.moderation,
+    language: values.language,
   }
   const patch: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(candidate) as [EventField, unknown][]) {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MODERATION_MODES, type ModerationMode } from '#shared/enums'
+import { LANGUAGES, MODERATION_MODES, type Language, type ModerationMode } from '#shared/enums'
 import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
 
@@ -20,6 +20,7 @@ export const eventPatchSchema = z.strictObject({
   allowVideos: z.boolean(),
   maxVideoDurationSec: z.number().int().min(1).max(MAX_VIDEO_DURATION_LIMIT),
   moderation: moderationSchema,
+  language: z.enum(LANGUAGES),
 }).partial()
 
 export type EventPatch = z.infer<typeof eventPatchSchema>
@@ -31,6 +32,8 @@ export interface AdminEventConfig {
   allowVideos: boolean
   maxVideoDurationSec: number
   moderation: ModerationMode
+  /** What the venue screen, the QR card and the guests whose browser asks for none of ours speak. */
+  language: Language
   coverUploadId: string | null
   updatedAt: string
 }

@@ -13,13 +13,13 @@ describe('event configuration', () => {
     expect(admin.status).toBe(200)
     expect(admin.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: expect.any(String),
+      maxVideoDurationSec: 300, moderation: 'post', language: 'pt-BR', coverUploadId: null, updatedAt: expect.any(String),
     })
     expect(new Date(admin.body.updatedAt).toISOString()).toBe(admin.body.updatedAt)
     const pub = await api(server.url, '/api/event')
     expect(pub.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', cover: null,
+      maxVideoDurationSec: 300, moderation: 'post', language: 'pt-BR', cover: null,
     })
   })
 
@@ -50,6 +50,8 @@ describe('event configuration', () => {
     [{ allowVideos: 'yes' }],
     [{ maxVideoDurationSec: 0 }],
     [{ maxVideoDurationSec: MAX_VIDEO_DURATION_LIMIT + 1 }],
+    [{ language: 'fr' }],
+    [{ language: 'pt' }],
     [{ moderation: 'none' }],
     [{ coverUploadId: 'abc' }],
     [{ updatedAt: '2026-01-01T00:00:00.000Z' }],
