@@ -13,16 +13,21 @@ export interface LocaleMessages {
 const create = (): LocaleMessages => ({ guest: shallowRef(null), admin: shallowRef(null) })
 
 /*
- * A browser runs one app, so its texts live with this module, where code that runs long after
- * setup (the upload queue's checks, after an await) still finds them. A server renders many
- * requests at once, each in its own language: there they live on the request's app.
+ * A browser runs one app (and the service worker none), so its texts live with this module, where
+ * code that runs long after setup (the upload queue's checks, after an await) still finds them. A
+ * server renders many requests at once, each in its own language: there they live on the request's app.
  */
-const inBrowser = import.meta.client ? create() : null
+const inBrowser = import.meta.server ? null : create()
 
 export function localeMessages(): LocaleMessages {
   if (inBrowser) return inBrowser
   const app = useNuxtApp() as ReturnType<typeof useNuxtApp> & { _localeMessages?: LocaleMessages }
   return (app._localeMessages ??= create())
+}
+
+/** Hands over guest texts already at hand: the service worker (which has no app) and unit tests. */
+export function provideGuestMessages(messages: Messages): void {
+  localeMessages().guest.value = messages
 }
 
 /** Loads a language's guest texts (and the admin's, when asked or already in use) before switching both at once. */

@@ -5,6 +5,7 @@
  */
 import type { Language, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
+import type { TextsOf } from '#shared/messages/shape'
 import {
   formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
 } from '#shared/messages/format.pt-BR'
@@ -274,4 +275,5 @@ export const adminPtBR = {
   },
 }
 
-export type AdminMessages = typeof adminPtBR
+/** What every language's admin file must hold: these keys, these parameters, texts. */
+export type AdminMessages = TextsOf<typeof adminPtBR>

@@ -3,6 +3,7 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
+import type { TextsOf } from '#shared/messages/shape'
 import { formatBytes, formatBytesOf, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
@@ -144,4 +145,5 @@ export const ptBR = {
   },
 }
 
-export type Messages = typeof ptBR
+/** What every language's guest file must hold: these keys, these parameters, texts. */
+export type Messages = TextsOf<typeof ptBR>

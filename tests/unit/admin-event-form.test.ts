@@ -4,13 +4,13 @@ import { eventFieldBounds, eventPatchOf, formValuesOf, validateEventPatch } from
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-  maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
+  maxVideoDurationSec: 300, moderation: 'post', language: 'pt-BR', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
 }
 
 describe('event configuration form', () => {
   it('shows the size limit in MB and no date as an empty field', () => {
     expect(formValuesOf(saved)).toEqual({
-      coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post',
+      coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', language: 'pt-BR',
     })
   })
 

@@ -26,7 +26,7 @@ describe('named limits and sets', () => {
       AUTHOR_MAX_LENGTH: 80, MESSAGE_MAX_LENGTH: 1000, FILE_NAME_MAX_LENGTH: 255, COUPLE_NAMES_MAX_LENGTH: 120,
       MAX_FILE_SIZE_LIMIT: 10 * 1024 * 1024 * 1024, MAX_VIDEO_DURATION_LIMIT: 7200,
     })
-    expect(EVENT_DEFAULTS).toEqual({ coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post' })
+    expect(EVENT_DEFAULTS).toEqual({ coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', language: 'pt-BR' })
     expect(UPLOAD_STATUSES).toEqual(['pending', 'approved', 'rejected'])
     expect(MEDIA_KINDS).toEqual(['photo', 'video'])
     expect(MODERATION_MODES).toEqual(['pre', 'post'])
