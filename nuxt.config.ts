@@ -67,6 +67,17 @@ export default defineNuxtConfig({
   typescript: { strict: true, typeCheck: false },
   telemetry: false,
   hooks: {
+    // Each language's texts are a chunk that plugins/language.ts imports for the page's language
+    // alone; Nuxt would hint every dynamic import as a prefetch, and a phone would then download
+    // all of them.
+    'build:manifest'(manifest) {
+      for (const [source, chunk] of Object.entries(manifest)) {
+        if (/shared\/messages\/[^/]+\.ts$/.test(source)) {
+          chunk.prefetch = false
+          chunk.preload = false
+        }
+      }
+    },
     // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
     'nitro:config'(config) {
       const existing = config.errorHandler ? [config.errorHandler].flat() : []
