@@ -10,7 +10,7 @@ const APP_SHELL_PATH = '/app-shell'
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
-  modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
+  modules: ['@nuxt/eslint', '@vite-pwa/nuxt', '@nuxtjs/i18n'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
   // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
   // the page and the service worker import its plain modules by name.
@@ -69,6 +69,17 @@ export default defineNuxtConfig({
   typescript: { strict: true, typeCheck: false },
   telemetry: false,
   hooks: {
+    // Each language's texts are a chunk that plugins/language.ts imports for the page's language
+    // alone; Nuxt would hint every dynamic import as a prefetch, and a phone would then download
+    // all of them.
+    'build:manifest'(manifest) {
+      for (const [source, chunk] of Object.entries(manifest)) {
+        if (/shared\/messages\/[^/]+\.ts$/.test(source)) {
+          chunk.prefetch = false
+          chunk.preload = false
+        }
+      }
+    },
     // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
     'nitro:config'(config) {
       const existing = config.errorHandler ? [config.errorHandler].flat() : []
@@ -76,6 +87,24 @@ export default defineNuxtConfig({
     },
   },
   eslint: { config: { stylistic: true } },
+  // Languages without route prefixes: /enviar, /galeria and /admin stay as they are. The module
+  // keeps the locale (and so `<html lang>`); which language a page speaks is picked in
+  // plugins/language.ts (the device's choice, ?lang, the browser, the event: an order the
+  // module's own detection cannot express), and the texts are typed TS modules with functions
+  // (shared/messages/index.ts), loaded there, one language a page.
+  i18n: {
+    strategy: 'no_prefix',
+    defaultLocale: 'pt-BR',
+    locales: [
+      { code: 'pt-BR', language: 'pt-BR', name: 'Português' },
+      { code: 'en', language: 'en', name: 'English' },
+      { code: 'es', language: 'es', name: 'Español' },
+    ],
+    detectBrowserLanguage: false,
+    autoDeclare: false,
+    // No vue-i18n messages to compile: the runtime alone, without the compiler and the global components.
+    bundle: { runtimeOnly: true, dropMessageCompiler: true, fullInstall: false },
+  },
   // The service worker of the venue screen and the guests' pages: Workbox, built
   // from our own source (injectManifest) since it rewrites the offline shell's CSP nonce and
   // evicts removed photos; registered by plugins/service-worker.client.ts, not by the module.

@@ -19,6 +19,7 @@ export default defineConfig({
           name: 'nuxt',
           include: ['tests/nuxt/**/*.test.ts'],
           environment: 'nuxt',
+          setupFiles: ['tests/nuxt/setup-messages.ts'],
           sequence: { groupOrder: 1 },
         },
       }),

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { GALLERY_MODES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
@@ -159,6 +159,7 @@ export const eventSettings = sqliteTable('event_settings', {
   /** Spoken guestbook messages (uploads of kind `audio`) accepted, and their longest length. */
   allowAudio: integer('allow_audio', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowAudio),
   maxAudioDurationSec: integer('max_audio_duration_sec').notNull().default(EVENT_DEFAULTS.maxAudioDurationSec),
+  language: text('language', { enum: LANGUAGES }).notNull().default(EVENT_DEFAULTS.language),
   coverUploadId: text('cover_upload_id'),
   /** Who may browse the gallery (shared/enums.ts GALLERY_MODES); `revealAt` opens a `reveal` one. */
   galleryMode: text('gallery_mode', { enum: GALLERY_MODES }).notNull().default(EVENT_DEFAULTS.galleryMode),

@@ -1,6 +1,10 @@
 /// <reference lib="webworker" />
+import { DEFAULT_LANGUAGE, languageOfAcceptLanguage } from '#shared/i18n/locale'
+import { en } from '#shared/messages/en'
+import { es } from '#shared/messages/es'
 import { ptBR } from '#shared/messages/pt-BR'
 import { ApiError } from '~/utils/api-error'
+import { provideGuestMessages } from '~/utils/locale-messages'
 import { isAbort } from '~/upload-client/abort'
 import { isOffline, sleep } from '~/upload-client/backoff'
 import { UPLOAD_SYNC_TAG } from '~/upload-client/background-sync'
@@ -22,6 +26,11 @@ import { deleteSentUpload, postJson, putBlobByFetch } from '~/upload-client/tran
  * public images for a photo (both need a document): the server derives a photo's images at
  * confirm, and a video sent from here has no poster (the gallery shows its drawn placeholder).
  */
+
+// A failed file's words are written down here, with no page open: in the language the phone's
+// browser asks for (a worker cannot import a language on demand, so the three small files travel
+// with it).
+provideGuestMessages({ 'pt-BR': ptBR, en, es }[languageOfAcceptLanguage(self.navigator.languages.join(',')) ?? DEFAULT_LANGUAGE])
 
 /**
  * Chromium ends a sync event after three minutes and counts it failed: the worker stops sending

@@ -33,3 +33,7 @@ export type StatusFilter = typeof STATUS_FILTERS[number]
 /** The admin list's kind filter: both kinds, or one. */
 export const KIND_FILTERS = ['all', ...PICTURE_KINDS] as const
 export type KindFilter = typeof KIND_FILTERS[number]
+
+/** The languages the pages, the venue screen, the QR card and the ZIP's manifest speak; the first is the default. */
+export const LANGUAGES = ['pt-BR', 'en', 'es'] as const
+export type Language = typeof LANGUAGES[number]

@@ -72,6 +72,7 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     moderation: row.moderation,
     allowAudio: row.allowAudio,
     maxAudioDurationSec: row.maxAudioDurationSec,
+    language: row.language,
     coverUploadId: row.coverUploadId,
     galleryMode: row.galleryMode,
     revealAt: row.revealAt?.toISOString() ?? null,

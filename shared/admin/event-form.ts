@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { GalleryMode, ModerationMode } from '#shared/enums'
+import type { GalleryMode, Language, ModerationMode } from '#shared/enums'
 import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
@@ -62,6 +62,7 @@ export interface EventFormValues {
   /** '' for no limit. */
   maxUploadsPerGuest: number | string
   screenInClosedMode: boolean
+  language: Language
 }
 
 export type EventField = keyof NonNullable<EventPatch>
@@ -83,6 +84,7 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
     guestDownloads: config.guestDownloads,
     maxUploadsPerGuest: config.maxUploadsPerGuest ?? '',
     screenInClosedMode: config.screenInClosedMode,
+    language: config.language,
   }
 }
 
@@ -125,6 +127,7 @@ export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): 
     guestDownloads: values.guestDownloads,
     maxUploadsPerGuest: String(values.maxUploadsPerGuest).trim() === '' ? null : toNumber(values.maxUploadsPerGuest),
     screenInClosedMode: values.screenInClosedMode,
+    language: values.language,
   }
   const patch: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(candidate) as [EventField, unknown][]) {

@@ -1,6 +1,6 @@
 import type { MediaKind } from '#shared/enums'
 import { ACCEPTED_TYPES, kindOfContentType } from '#shared/limits'
-import { ptBR, type Messages } from '#shared/messages/pt-BR'
+import type { Messages } from '#shared/messages/pt-BR'
 import type { PublicEventInfo } from '#shared/schemas/event'
 import { blobReader, readMp4Duration } from '#shared/media/mp4-duration'
 
@@ -52,8 +52,9 @@ export const readDurationFromHeader: DurationReader = file => readMp4Duration(bl
 export async function checkMediaFile(
   file: File,
   limits: EventLimits,
-  readDuration: DurationReader = readDurationFromHeader,
-  messages: Messages = ptBR,
+  readDuration: DurationReader,
+  // The page's language: passed in, so this module brings no language of its own into the page.
+  messages: Messages,
 ): Promise<MediaCheck> {
   const t = messages.refusal
   const contentType = contentTypeOf(file)

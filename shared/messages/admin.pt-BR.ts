@@ -3,8 +3,9 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { UploadStatus } from '#shared/enums'
+import type { Language, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
+import type { TextsOf } from '#shared/messages/shape'
 import {
   formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
 } from '#shared/messages/format.pt-BR'
@@ -217,6 +218,8 @@ export const adminPtBR = {
     maxUploadsPerGuest: 'Limite de envios por convidado',
     maxUploadsPerGuestHint: 'Como uma câmera descartável: de 1 a 1.000 por celular. Em branco: sem limite.',
     screenInClosedMode: 'O telão mostra as fotos mesmo com a galeria fechada',
+    language: 'Idioma do evento',
+    languageHint: 'O telão, o cartão para imprimir e a página de quem usa um navegador em outro idioma falam este.',
     save: 'Salvar configuração',
     saving: 'Salvando…',
     saved: 'Configuração salva.',
@@ -236,6 +239,7 @@ export const adminPtBR = {
       revealAt: 'Informe a data e a hora da revelação.',
       galleryPin: 'O PIN tem de 4 a 8 números.',
       maxUploadsPerGuest: 'Informe um número inteiro entre 1 e 1.000, ou deixe em branco.',
+      language: 'Escolha um dos idiomas.',
       other: 'Valor inválido.',
     } as Record<string, string>,
   },
@@ -253,6 +257,12 @@ export const adminPtBR = {
     png: 'QR code (PNG)',
     svg: 'QR code (SVG)',
     pdf: 'Cartão para imprimir (PDF)',
+    pdfIn: {
+      'pt-BR': 'Cartão em português (PDF)',
+      'en': 'Cartão em inglês (PDF)',
+      'es': 'Cartão em espanhol (PDF)',
+    } as Record<Language, string>,
+    pdfInHint: 'O QR code de cada cartão abre as páginas já no idioma dele.',
     exportZip: 'Baixar todas as fotos aprovadas (ZIP)',
     exportHint: 'Os originais aprovados, com uma lista de autores e mensagens.',
     previewTitle: 'Prévia',
@@ -308,4 +318,5 @@ export const adminPtBR = {
   },
 }
 
-export type AdminMessages = typeof adminPtBR
+/** What every language's admin file must hold: these keys, these parameters, texts. */
+export type AdminMessages = TextsOf<typeof adminPtBR>

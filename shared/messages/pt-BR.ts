@@ -3,12 +3,14 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
+import type { TextsOf } from '#shared/messages/shape'
 import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuration, formatEventDate, formatRevealMoment, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
   format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
   siteTitle: 'Fotos do casamento',
+  language: { label: 'Idioma' },
   home: {
     title: (names: string) => (names ? `${names}` : 'Nosso casamento'),
     greeting: 'Obrigado por fazer parte deste dia!',
@@ -192,6 +194,10 @@ export const ptBR = {
   },
   slideshow: {
     label: 'Telão de fotos',
+    /** Under the installed venue screen's icon (about 12 characters). */
+    screenShortName: 'Telão',
+    /** Under the installed app's icon while the couple is not named yet. */
+    appShortName: 'Fotos',
     waiting: 'Aguardando as primeiras fotos…',
     scan: 'Envie suas fotos',
     inviteTitle: 'Envie suas fotos',
@@ -207,4 +213,5 @@ export const ptBR = {
   },
 }
 
-export type Messages = typeof ptBR
+/** What every language's guest file must hold: these keys, these parameters, texts. */
+export type Messages = TextsOf<typeof ptBR>

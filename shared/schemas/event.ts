@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { GALLERY_MODES, MODERATION_MODES, type GalleryMode, type ModerationMode } from '#shared/enums'
+import { GALLERY_MODES, LANGUAGES, MODERATION_MODES, type GalleryMode, type Language, type ModerationMode } from '#shared/enums'
 import { COUPLE_NAMES_MAX_LENGTH, GALLERY_PIN_PATTERN, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_UPLOADS_PER_GUEST_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
 
@@ -32,6 +32,7 @@ export const eventPatchSchema = z.strictObject({
   guestDownloads: z.boolean(),
   maxUploadsPerGuest: z.number().int().min(1).max(MAX_UPLOADS_PER_GUEST_LIMIT).nullable(),
   screenInClosedMode: z.boolean(),
+  language: z.enum(LANGUAGES),
 }).partial()
 
 export type EventPatch = z.infer<typeof eventPatchSchema>
@@ -55,6 +56,8 @@ export interface AdminEventConfig {
   /** Spoken guestbook messages accepted (uploads of kind `audio`), and their longest length in seconds. */
   allowAudio: boolean
   maxAudioDurationSec: number
+  /** What the venue screen, the QR card and the guests whose browser asks for none of ours speak. */
+  language: Language
   coverUploadId: string | null
   galleryMode: GalleryMode
   revealAt: string | null

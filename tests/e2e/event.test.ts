@@ -13,7 +13,7 @@ describe('event configuration', () => {
     expect(admin.status).toBe(200)
     expect(admin.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, coverUploadId: null, updatedAt: expect.any(String),
+      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: expect.any(String),
       galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
       screenKey: expect.any(String), screenInClosedMode: true,
     })
@@ -21,7 +21,7 @@ describe('event configuration', () => {
     const pub = await api(server.url, '/api/event')
     expect(pub.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, cover: null,
+      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', cover: null,
       galleryMode: 'live', revealAt: null, galleryPinRequired: false, guestDownloads: false, maxUploadsPerGuest: null,
     })
   })
@@ -53,6 +53,8 @@ describe('event configuration', () => {
     [{ allowVideos: 'yes' }],
     [{ maxVideoDurationSec: 0 }],
     [{ maxVideoDurationSec: MAX_VIDEO_DURATION_LIMIT + 1 }],
+    [{ language: 'fr' }],
+    [{ language: 'pt' }],
     [{ moderation: 'none' }],
     [{ allowAudio: 1 }],
     [{ maxAudioDurationSec: 0 }],

@@ -103,7 +103,8 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const text = manifest.bytes.toString('utf8')
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
-    expect(header).toEqual(['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'])
+    // In the event's language (Portuguese by default).
+    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados'])
     return rows.map(row => row.map(unguard))
   }
 
@@ -127,7 +128,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     for (const [id, author, message, kind, createdAt, file, originalFileName, metadata] of rows) {
       const record = records.get(id!)
       expect(record, id).toBeDefined()
-      expect(metadata).toBe(kind === 'video' ? 'recorded position removed' : 'original, as sent')
+      expect(metadata).toBe(kind === 'video' ? 'localização da gravação removida' : 'original, como foi enviado')
       expect({ author, message, kind, createdAt, originalFileName }).toEqual({
         author: record.author, message: record.message, kind: record.kind, createdAt: record.createdAt, originalFileName: record.fileName,
       })

@@ -4,7 +4,7 @@ import { eventFieldBounds, eventPatchOf, formValuesOf, validateEventPatch } from
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-  maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
+  maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
   galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
   screenKey: 'k'.repeat(22), screenInClosedMode: true,
 }
@@ -13,7 +13,7 @@ describe('event configuration form', () => {
   it('shows the size limit in MB and no date as an empty field', () => {
     expect(formValuesOf(saved)).toEqual({
       coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post',
-      allowAudio: true, maxAudioDurationSec: 120,
+      allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
       galleryMode: 'live', revealAt: '', galleryPin: '', guestDownloads: false, maxUploadsPerGuest: '', screenInClosedMode: true,
     })
   })

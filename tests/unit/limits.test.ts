@@ -27,7 +27,7 @@ describe('named limits and sets', () => {
       MAX_FILE_SIZE_LIMIT: 10 * 1024 * 1024 * 1024, MAX_VIDEO_DURATION_LIMIT: 7200,
     })
     expect(EVENT_DEFAULTS).toEqual({
-      coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120,
+      coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
       // The gallery controls: today's behaviour until the couple changes them.
       galleryMode: 'live', guestDownloads: false, screenInClosedMode: true,
     })

@@ -5,6 +5,9 @@ import type { QueueItem } from '../../upload-client/item'
 import { catchUp, isUnsent, markFailed, markSent } from '../../upload-client/senders'
 import type { UploadRecord } from '../../upload-client/store'
 import { ApiError } from '../../utils/api-error'
+import { provideGuestMessages } from '../../utils/locale-messages'
+
+provideGuestMessages(ptBR)
 
 /** A queued photo as the queue stores it: sent by the guest, not yet on the server. */
 function record(patch: Partial<UploadRecord> = {}): UploadRecord {

@@ -16,6 +16,12 @@ describe('the web app manifest, named after the event', () => {
     expect(webAppManifest('').name).toBe('Fotos do casamento')
   })
 
+  it('speaks the event\'s language', () => {
+    expect(webAppManifest('Ana & Bruno', 'en')).toMatchObject({ name: 'Wedding photos · Ana & Bruno', description: 'Wedding photos', lang: 'en' })
+    expect(webAppManifest('', 'es')).toMatchObject({ name: 'Fotos de la boda', lang: 'es' })
+    expect(slideshowManifest('Ana & Bruno', 'en')).toMatchObject({ name: 'Photo slideshow · Ana & Bruno', short_name: 'Screen' })
+  })
+
   it('gives the venue screen an app of its own that opens the slideshow fullscreen', () => {
     expect(slideshowManifest('Ana & Bruno')).toMatchObject({ id: SLIDESHOW_START_URL, start_url: SLIDESHOW_START_URL, display: 'fullscreen', short_name: 'Telão', shortcuts: [] })
   })

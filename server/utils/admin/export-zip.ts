@@ -4,7 +4,7 @@ import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
 import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
-import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
+import { archiveEntryName, manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
 import { keysetCompare } from '../uploads/keyset-paging'
 
@@ -67,16 +67,18 @@ export async function sendExportZip(event: H3Event): Promise<void> {
   })
   zip.outputStream.pipe(res)
   try {
-    let manifest = MANIFEST_HEADER
+    // The couple reads the manifest in the event's language.
+    const { language } = await getEventSettings()
+    let manifest = manifestHeader(language)
     for await (const row of approvedUploads()) {
       if (clientGone) return
       const source = await openOriginal(store, row)
       if (!source) {
-        manifest += manifestLine(row, '')
+        manifest += manifestLine(row, '', language)
         continue
       }
       const name = archiveEntryName(row)
-      manifest += manifestLine(row, name)
+      manifest += manifestLine(row, name, language)
       reading = source
       zip.addReadStream(source, name, { compress: false, size: row.size, mtime: row.createdAt })
       await Promise.race([finished(source), zipFailed])
