@@ -2,13 +2,14 @@ import { ErrorCode } from '#shared/errors'
 import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
 import type { ConfirmUploadResponse, InitAnswer, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
 import { withoutVideoLocation } from '#shared/media/video-location-blob'
+import { UNDO_TOKEN_HEADER } from '#shared/undo'
 import { ApiError } from '~/utils/api-error'
 import { abortError, isAbort } from './abort'
 import { backoffDelay, isOffline, sleep } from './backoff'
 import { fingerprint, markDuplicate } from './duplicates'
 import { ClientCode } from './failures'
 import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
-import { postJson, type PutBlob } from './transport'
+import { postJson, requestJson, type PutBlob } from './transport'
 import { grantUndo, openUndoWindow } from './undo'
 
 /**
@@ -322,7 +323,8 @@ export async function transferUpload(
     }
     try {
       const result = await retrying(trip, signal, 'finishing', () =>
-        postJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, {}, signal))
+        // The undo token shows it is this device's upload: a repeated confirm then tells its status now.
+        requestJson<ConfirmUploadResponse>(`/api/uploads/${item.uploadId}/confirm`, { signal, headers: item.undo ? { [UNDO_TOKEN_HEADER]: item.undo.token } : {} }))
       item.status = result.status
       openUndoWindow(item)
       return

@@ -15,6 +15,7 @@ import { claimUpload, heldBy, liveClaim, releaseClaim } from './claim'
 import { scheduleDerivation } from './derivation-queue'
 import { verifiedDeclaredHash } from './duplicates'
 import { findUpload } from './find'
+import { tokenMatches } from './undo'
 import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
 import { acceptPoster } from './posters'
 import { sniffedAudioMatches } from '#shared/media/audio-tags'
@@ -89,7 +90,7 @@ async function sniff(key: string): Promise<string | undefined> {
  * phone is scheduled for derivation. All of it under the upload's claim (claim.ts): an abort
  * racing it loses, never half-wins.
  */
-async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse> {
+async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   const { id } = claimed
   let row = claimed
   const store = useMediaStore()
@@ -141,20 +142,31 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
     // Our claim lapsed and another confirm finished first (same answer as theirs), or the upload was swept.
     const winner = await findUpload(id)
     if (!winner.confirmedAt) throw notFound()
-    return { id, status: winner.status }
+    return confirmedBefore(winner)
   }
   if (!phoneImages?.accepted) scheduleDerivation(id)
-  return { id, status: confirmed.status }
+  return { answer: { id, status: confirmed.status }, row: null }
 }
+
+/**
+ * A confirm's result, and the row when the upload had been confirmed before (by an earlier call,
+ * another instance or a lapsed claim's rival): then only its sender learns where it stands now.
+ */
+interface ConfirmOutcome {
+  answer: ConfirmUploadResponse
+  row: UploadRow | null
+}
+
+const confirmedBefore = (row: UploadRow): ConfirmOutcome => ({ answer: { id: row.id, status: row.status }, row })
 
 /** How long a confirm waits for another instance's confirm of the same upload to finish. */
 const WAIT_FOR_OTHER_CONFIRM_MS = 30_000
 
-async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
+async function verifyAndConfirm(id: string): Promise<ConfirmOutcome> {
   const deadline = Date.now() + WAIT_FOR_OTHER_CONFIRM_MS
   for (;;) {
     const row = await findUpload(id)
-    if (row.confirmedAt) return { id, status: row.status }
+    if (row.confirmedAt) return confirmedBefore(row)
     // Being aborted: gone for this confirm (the contract's answer for an aborted upload).
     if (liveClaim(row) === 'abort') throw notFound()
     if (!liveClaim(row)) {
@@ -179,13 +191,22 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
 
 // Concurrent confirms of one upload in this process share one run: exactly one completes the
 // multipart upload and writes; the others get its answer (or its error).
-const inFlight = new Map<string, Promise<ConfirmUploadResponse>>()
+const inFlight = new Map<string, Promise<ConfirmOutcome>>()
 
-export function confirmUpload(id: string): Promise<ConfirmUploadResponse> {
+/**
+ * Confirms upload `id`. Confirming again answers the same result, but only the sending device
+ * (its undo token, `X-Undo-Token`) learns the upload's status now: anyone else holding the id gets
+ * what a confirm under the event's moderation mode gives (approved, or pending), the same for
+ * every upload, so a confirm is no oracle of a moderation decision (issue 25, item 7).
+ */
+export async function confirmUpload(id: string, undoToken?: string): Promise<ConfirmUploadResponse> {
   let running = inFlight.get(id)
   if (!running) {
     running = verifyAndConfirm(id).finally(() => inFlight.delete(id))
     inFlight.set(id, running)
   }
-  return running
+  const { answer, row } = await running
+  if (!row || tokenMatches(row, undoToken)) return answer
+  const { moderation } = await getEventSettings()
+  return { id, status: moderation === 'post' ? 'approved' : 'pending' }
 }
