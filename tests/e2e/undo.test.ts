@@ -59,7 +59,7 @@ describe.each(['local', 's3'] as const)('undo within the window (%s driver)', (d
     // Its sender (the token init gave it) learns the couple's decision.
     expect((await confirm({ 'x-undo-token': photo.token })).body).toEqual({ id: photo.id, status: 'rejected' })
     // Anyone else: post-moderation's answer, as for an upload never moderated.
-    for (const headers of [{}, { 'x-undo-token': 'not-the-token' }, { 'x-undo-token': other.token }]) {
+    for (const headers of [{}, { 'x-undo-token': 'not-the-token' }, { 'x-undo-token': other.token }] as Record<string, string>[]) {
       const response = await confirm(headers)
       expect([response.status, response.body], JSON.stringify(headers)).toEqual([200, { id: photo.id, status: 'approved' }])
     }
