@@ -60,5 +60,23 @@ describe.each(['local', 's3'] as const)('the guestbook as a printed book (%s dri
     expect(text).not.toContain('recusado')
     // The aunt's photo beside her message.
     expect(pdfImages(pdf)).toBe(1)
+    expect(response.headers.get('content-disposition')).toBe('inline; filename="livro-de-recados.pdf"')
+
+    // The book speaks the event's language (issue 26), as the QR card does.
+    await admin('/api/admin/event', { method: 'PATCH', json: { language: 'en' } })
+    try {
+      const english = await fetch(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })
+      expect(english.headers.get('content-disposition')).toBe('inline; filename="guestbook.pdf"')
+      const words = pdfText(Buffer.from(await english.arrayBuffer())).replace(/\s+/g, ' ')
+      expect(words).toContain('Guestbook')
+      expect(words).toContain('December 12, 2026')
+      expect(words).toContain('Voice message from Vovó Lurdes, 0:02')
+      expect(words).toContain('— A guest')
+      expect(words).not.toContain('Livro de recados')
+      expect(words).not.toContain('Recado de voz')
+    }
+    finally {
+      await admin('/api/admin/event', { method: 'PATCH', json: { language: 'pt-BR' } })
+    }
   })
 })

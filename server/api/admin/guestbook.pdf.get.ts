@@ -7,7 +7,7 @@ export default defineEventHandler(async (event) => {
   removeResponseHeader(event, 'content-security-policy')
   setResponseHeaders(event, {
     'content-type': 'application/pdf',
-    'content-disposition': 'inline; filename="livro-de-recados.pdf"',
+    'content-disposition': `inline; filename="${BOOK_WORDS[settings.language].fileName}"`,
     'cache-control': 'private, no-store',
   })
   return pdf

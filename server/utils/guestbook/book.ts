@@ -2,7 +2,8 @@ import PDFDocument from 'pdfkit'
 import { and, eq, isNotNull, inArray, desc } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { EventSettingsRow } from '../../../db/schema'
-import { formatBrazilianDate, type CardFonts } from '../qr/card'
+import type { Language } from '#shared/enums'
+import { CARD_WORDS, type CardFonts } from '../qr/card'
 import { darkRuns, QR_QUIET_ZONE_MODULES, qrMatrix } from '../qr/render'
 import { guestbookRows, type GuestbookEntryRow } from './list'
 
@@ -20,12 +21,47 @@ const BOOK_MAX_MESSAGES = 5000
 /** Times in the book are the venue's: Brazil's (no daylight saving since 2019). */
 const TIME_ZONE = 'America/Sao_Paulo'
 
-export const BOOK_TEXT = {
-  title: 'Livro de recados',
-  voice: (author: string, seconds: number) => `Recado de voz${author ? ` de ${author}` : ''}, ${clock(seconds)}`,
-  anonymous: 'Um convidado',
-  scan: 'Aponte a câmera para ouvir',
-  empty: 'Nenhum recado aprovado ainda.',
+interface BookWords {
+  title: string
+  /** The file's name when downloaded. */
+  fileName: string
+  voice: (author: string, seconds: number) => string
+  anonymous: string
+  scan: string
+  empty: string
+  /** The locale of each message's date and time. */
+  locale: string
+}
+
+/** The book speaks the event's language, as the QR card does (qr/card.ts CARD_WORDS). */
+export const BOOK_WORDS: Record<Language, BookWords> = {
+  'pt-BR': {
+    title: 'Livro de recados',
+    fileName: 'livro-de-recados.pdf',
+    voice: (author, seconds) => `Recado de voz${author ? ` de ${author}` : ''}, ${clock(seconds)}`,
+    anonymous: 'Um convidado',
+    scan: 'Aponte a câmera para ouvir',
+    empty: 'Nenhum recado aprovado ainda.',
+    locale: 'pt-BR',
+  },
+  'en': {
+    title: 'Guestbook',
+    fileName: 'guestbook.pdf',
+    voice: (author, seconds) => `Voice message${author ? ` from ${author}` : ''}, ${clock(seconds)}`,
+    anonymous: 'A guest',
+    scan: 'Point your camera to listen',
+    empty: 'No approved messages yet.',
+    locale: 'en-US',
+  },
+  'es': {
+    title: 'Libro de mensajes',
+    fileName: 'libro-de-mensajes.pdf',
+    voice: (author, seconds) => `Mensaje de voz${author ? ` de ${author}` : ''}, ${clock(seconds)}`,
+    anonymous: 'Un invitado',
+    scan: 'Apunta la cámara para escuchar',
+    empty: 'Todavía no hay mensajes aprobados.',
+    locale: 'es',
+  },
 }
 
 function clock(seconds: number): string {
@@ -33,7 +69,7 @@ function clock(seconds: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
 }
 
-const timeFormat = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+const timeFormatOf = (locale: string) => new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 interface FontWithGlyphs { hasGlyphForCodePoint: (codePoint: number) => boolean }
 
@@ -91,7 +127,9 @@ async function approvedMessages(): Promise<GuestbookEntryRow[]> {
  * time; a spoken one as "Recado de voz de …, 0:42" with a QR code to its recording; beside a
  * message, one approved photo of the same author where there is one. The card's typeface (Lora).
  */
-export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate'>, cardFonts: CardFonts): Promise<Buffer> {
+export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'language'>, cardFonts: CardFonts): Promise<Buffer> {
+  const BOOK_TEXT = BOOK_WORDS[settings.language]
+  const timeFormat = timeFormatOf(BOOK_TEXT.locale)
   const messages = await approvedMessages()
   const photos = await photosByAuthor(messages.map(message => message.author))
   const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: MARGIN, font: null, info: { Title: [BOOK_TEXT.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
@@ -115,7 +153,7 @@ export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupl
   doc.text(BOOK_TEXT.title, MARGIN, PAGE.height / 3, { width: CONTENT_WIDTH, align: 'center' })
   const names = drawableText(settings.coupleNames, bold)
   if (names) doc.moveDown(0.6).fontSize(22).fillColor(INK).text(names, { width: CONTENT_WIDTH, align: 'center' })
-  if (settings.eventDate) doc.moveDown(0.4).font('regular').fontSize(14).fillColor(MUTED).text(formatBrazilianDate(settings.eventDate), { width: CONTENT_WIDTH, align: 'center' })
+  if (settings.eventDate) doc.moveDown(0.4).font('regular').fontSize(14).fillColor(MUTED).text(CARD_WORDS[settings.language].date(settings.eventDate), { width: CONTENT_WIDTH, align: 'center' })
   if (messages.length === 0) doc.moveDown(2).font('regular').fontSize(12).fillColor(MUTED).text(BOOK_TEXT.empty, { width: CONTENT_WIDTH, align: 'center' })
 
   for (const message of messages) {
