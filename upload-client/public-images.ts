@@ -1,5 +1,6 @@
 import type { Size } from '#shared/media/public-image'
 import { decodePicture, drawPublicImages, elementSurface, type DrawFailure, type Picture, type PublicImages } from './public-images-draw'
+import { decodeImageElement } from './image-element'
 
 export type { PublicImages } from './public-images-draw'
 
@@ -84,17 +85,7 @@ async function decodeOnPage(file: Blob, original: Size | null, display: Size | n
     }
     catch { /* fall through to an <img> */ }
   }
-  const url = URL.createObjectURL(file)
-  try {
-    const image = new Image()
-    image.decoding = 'async'
-    image.src = url
-    await image.decode()
-    return image
-  }
-  finally {
-    URL.revokeObjectURL(url)
-  }
+  return decodeImageElement(file)
 }
 
 async function make(file: Blob): Promise<PublicImages | null> {

@@ -1,4 +1,5 @@
 import type { MediaKind } from '#shared/limits'
+import { decodeImageElement } from './image-element'
 import { withVideoFrame } from './video-poster'
 
 const SIZE = 112
@@ -42,17 +43,8 @@ async function photoThumbnail(file: Blob): Promise<Blob | null> {
     }
     catch { /* fall through to an <img>, which some browsers decode more formats with */ }
   }
-  const url = URL.createObjectURL(file)
-  try {
-    const image = new Image()
-    image.decoding = 'async'
-    image.src = url
-    await image.decode()
-    return await drawSquare(image, image.naturalWidth, image.naturalHeight)
-  }
-  finally {
-    URL.revokeObjectURL(url)
-  }
+  const image = await decodeImageElement(file)
+  return drawSquare(image, image.naturalWidth, image.naturalHeight)
 }
 
 function videoThumbnail(file: Blob): Promise<Blob | null> {
