@@ -4,7 +4,6 @@ import { en } from '#shared/messages/en'
 import { es } from '#shared/messages/es'
 import { ptBR } from '#shared/messages/pt-BR'
 import { ApiError } from '~/utils/api-error'
-import { provideGuestMessages } from '~/utils/locale-messages'
 import { isAbort } from '~/upload-client/abort'
 import { isOffline, sleep } from '~/upload-client/backoff'
 import { UPLOAD_SYNC_TAG } from '~/upload-client/background-sync'
@@ -30,7 +29,7 @@ import { deleteSentUpload, postJson, putBlobByFetch } from '~/upload-client/tran
 // A failed file's words are written down here, with no page open: in the language the phone's
 // browser asks for (a worker cannot import a language on demand, so the three small files travel
 // with it).
-provideGuestMessages({ 'pt-BR': ptBR, en, es }[languageOfAcceptLanguage(self.navigator.languages.join(',')) ?? DEFAULT_LANGUAGE])
+const texts = { 'pt-BR': ptBR, en, es }[languageOfAcceptLanguage(self.navigator.languages.join(',')) ?? DEFAULT_LANGUAGE]
 
 /**
  * Chromium ends a sync event after three minutes and counts it failed: the worker stops sending
@@ -106,7 +105,7 @@ async function sendOne(key: string, signal: AbortSignal): Promise<SyncOutcome> {
     // Out of time, offline, or the server unwell: what was acknowledged is kept for the next try.
     if (isAbort(error) || (error instanceof ApiError && error.transient)) return 'left'
     // No page is open here to say which language the guest reads: the words are pt-BR's.
-    markFailed(item, error, ptBR)
+    markFailed(item, error, texts)
     await persist(item).catch(() => undefined)
     return 'failed'
   }
