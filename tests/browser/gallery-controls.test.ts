@@ -154,10 +154,14 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
     const limit = page.locator('[data-testid=guest-limit]')
     await until(async () => (await limit.textContent())?.trim() === '0 de 2 fotos', 10_000, 'the limit line')
 
+    // Picked files go at once (no send button): the first two, while the third is refused in
+    // words, once the two have been checked and queued.
     await page.setInputFiles('input[type=file]', files)
-    await until(async () => (await page.locator('[data-testid=upload-item]').count()) === 2, 15_000, 'two rows')
-    expect(await page.getByText('Cada convidado pode enviar até 2 fotos').count()).toBe(1)
-    await page.locator('[data-testid=send]').click()
+    const refusals = page.locator('[data-testid=upload-refusal]')
+    await until(async () => (await refusals.count()) === 1, 15_000, 'the third file refused')
+    expect(await refusals.getAttribute('data-name')).toBe('IMG_103.jpg')
+    expect(await refusals.textContent()).toContain('Cada convidado pode enviar até 2 fotos')
+    expect(await page.locator('[data-testid=upload-item]').evaluateAll(rows => rows.map(row => row.getAttribute('data-name')))).toEqual(['IMG_101.jpg', 'IMG_102.jpg'])
 
     const mine = page.locator('[data-testid=my-upload]')
     await until(async () => (await mine.count()) === 2, 30_000, 'two uploads of this phone')

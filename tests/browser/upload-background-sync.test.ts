@@ -118,6 +118,9 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
    */
   async function expectSentByWorkerAlone(from: number, restoredAt: number, fileName: string) {
     const script = `${proxy.url}/sw.js`
+    // The server writes the confirmed row, then answers: a test that saw the row may get here
+    // before the confirm's answer has come back through the proxy (its status still null).
+    await until(() => confirms(from).at(-1)?.status, 10_000, 'the confirm\'s answer through the proxy')
     const bySender = (entries: SeenRequest[]) => entries.map(entry => [entry.status, entry.referer])
     expect(bySender(inits(from).filter(entry => entry.referer === script))).toEqual([[201, script]])
     expect(bySender(puts(from))).toEqual([[200, script]])
@@ -182,7 +185,8 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const rowAgain = again.locator('[data-testid=upload-item]')
     await until(async () => (await rowAgain.getAttribute('data-state')) === 'done', 15_000, 'the row shown sent')
     await again.locator('[data-testid=upload-success]').waitFor({ timeout: 10_000 })
-    await again.locator('[data-testid=upload-remove]').waitFor({ timeout: 5_000 })
+    // The row's own "Remover" (the list of this device's uploads has one for the same photo).
+    await rowAgain.locator('[data-testid=upload-remove]').waitFor({ timeout: 5_000 })
     expect(inits(sent)).toEqual([])
     expect(puts(sent)).toEqual([])
   }, 150_000)
