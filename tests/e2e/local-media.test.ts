@@ -104,8 +104,9 @@ describe('local storage driver', () => {
   })
 
   it('an expired URL is refused; refresh gives new URLs for the missing parts only, and the upload resumes', async () => {
-    // Four seconds: long enough for three 10 MiB parts on a loaded machine, short enough to wait out.
-    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '4' })
+    // Ten seconds: three 10 MiB parts took longer than four on this 2-core machine under a whole
+    // test run (the URLs expired before they were used), and ten is still short enough to wait out.
+    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '10' })
     try {
       const MiB = 1024 * 1024
       const bytes = mp4(52 * MiB)
