@@ -5,6 +5,9 @@ import { isSlideshowQuery } from '#shared/slideshow'
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/')
 
+/** How long a page waits for the event's language before it speaks the default one. */
+const EVENT_LANGUAGE_TIMEOUT_MS = 3000
+
 /**
  * Picks the language of the page before anything renders (shared/i18n/locale.ts says in which
  * order), loads its texts and hands it to @nuxtjs/i18n, whose locale gives `<html lang>`. The
@@ -27,7 +30,9 @@ export default defineNuxtPlugin({
         query: url.searchParams.get('lang'),
         acceptLanguage: import.meta.server ? useRequestHeaders(['accept-language'])['accept-language'] : navigator.languages.join(','),
         room,
-        eventLanguage: () => fetchEvent<PublicEventInfo>('/api/event').then(event => event.language, () => null),
+        // Bounded: the venue screen's offline shell asks too, and a network that hangs must not
+        // hold its first render (it speaks the default language then).
+        eventLanguage: () => fetchEvent<PublicEventInfo>('/api/event', { timeout: EVENT_LANGUAGE_TIMEOUT_MS, retry: 0 }).then(event => event.language, () => null),
       })
     }
     await nuxtApp.runWithContext(() => apply(picked.value!, isAdminPath(url.pathname)))

@@ -15,7 +15,7 @@ import { answerWithin, withinMs } from './timeouts'
 import { listenForUploadSync } from './upload-sync'
 
 /**
- * The service worker of the venue screen and the guests' pages (issue 19). What it keeps:
+ * The service worker of the venue screen and the guests' pages. What it keeps:
  * - the app's scripts, styles, fonts and icons, and a client-only shell of the app (precached,
  *   one revision per build); a navigation to a guest page or the slideshow goes to the network,
  *   and to the shell when the network fails;

@@ -17,7 +17,7 @@ import { transferUpload, type TransferEnvironment } from '~/upload-client/transf
 import { deleteSentUpload, postJson, putBlobByFetch } from '~/upload-client/transport'
 
 /**
- * Background Sync of the guest's queue (issue 19): a guest pressed send offline and closed the
+ * Background Sync of the guest's queue: a guest pressed send offline and closed the
  * tab; when the network returns, Chromium wakes this worker with the page's `upload-queue` sync
  * and it sends what the queue left in IndexedDB, the way the page would (upload-client/
  * transfer.ts), each file under the lock the page takes too (item-lock.ts), so no file goes twice.

@@ -1,5 +1,5 @@
 /**
- * Background Sync for the guest's queue (issue 19): the page asks the browser to wake the service
+ * Background Sync for the guest's queue: the page asks the browser to wake the service
  * worker once the network is back, and the worker sends what is left (service-worker/upload-sync.ts)
  * even if the tab was closed by then. Chromium has it; in Safari and Firefox nothing happens here
  * and the queue resumes when the page is opened again.

@@ -6,7 +6,7 @@ import { loadPublicImages, savePublicImages } from './store'
 import { postJson, putBlob } from './transport'
 
 /*
- * A photo's public images on their way (issue 15): made on the phone once (public-images.ts),
+ * A photo's public images on their way: made on the phone once (public-images.ts),
  * kept with the queued file so a reload does not make them again, and sent before the confirm,
  * which checks them and makes the photo public at once. Strictly best effort, like a video's
  * poster: every failure here ends in "the original alone", and the server derives the images.

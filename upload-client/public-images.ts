@@ -5,7 +5,7 @@ import { decodeImageElement } from './image-element'
 export type { PublicImages } from './public-images-draw'
 
 /**
- * A photo's public images made on the phone (issue 15): the display image and the two
+ * A photo's public images made on the phone: the display image and the two
  * thumbnails the public sees, so the server only has to check them instead of making them.
  * In a worker where the browser allows it (OffscreenCanvas there), else on the main thread with
  * a <canvas>. Strictly best effort: null means "send the original alone",

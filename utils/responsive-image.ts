@@ -2,7 +2,7 @@ import { PUBLIC_IMAGE_VARIANTS } from '#shared/media/public-image'
 
 /**
  * `srcset` for a photo's public images, so that a phone downloads the size its screen needs:
- * the 480 px thumbnail, the 960 px one (issue 15's `thumb2xUrl`, null until made), the display
+ * the 480 px thumbnail, the 960 px one (`thumb2xUrl`, null until made), the display
  * image (at most 2048 px). Widths are the images' longest side, which is what a square crop needs.
  */
 export interface PublicImageUrls {
@@ -34,7 +34,7 @@ export function photoSrcset(image: PublicImageUrls): string | undefined {
 
 /**
  * A grid tile's choice: the display image joins only above the 960 px variant. Without that
- * variant (before issue 15's images exist) a 3× phone would take the 2048 px image for a 195 px
+ * variant (an upload older than the 960 px images) a 3× phone would take the 2048 px image for a 195 px
  * tile: measured with bench/pages.ts, /galeria's images went from 64 KB to 572 KB.
  */
 export function tileSrcset(image: PublicImageUrls): string | undefined {

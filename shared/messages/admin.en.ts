@@ -91,6 +91,7 @@ export const adminEn = {
     hasMessage: 'Has a message',
     photo: 'Photo',
     video: 'Video',
+    audio: 'Voice message',
     select: 'Select',
     preview: (author: string) => `View large: upload by ${author}`,
     selectNamed: (author: string) => `Select the upload by ${author}`,

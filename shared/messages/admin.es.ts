@@ -92,6 +92,7 @@ export const adminEs = {
     hasMessage: 'Tiene mensaje',
     photo: 'Foto',
     video: 'Video',
+    audio: 'Mensaje de voz',
     select: 'Seleccionar',
     preview: (author: string) => `Ver en grande: envío de ${author}`,
     selectNamed: (author: string) => `Seleccionar el envío de ${author}`,

@@ -94,6 +94,7 @@ export const adminPtBR = {
     hasMessage: 'Tem mensagem',
     photo: 'Foto',
     video: 'Vídeo',
+    audio: 'Recado de voz',
     select: 'Selecionar',
     preview: (author: string) => `Ver em tamanho grande: envio de ${author}`,
     selectNamed: (author: string) => `Selecionar o envio de ${author}`,

@@ -97,6 +97,21 @@ describe('the guestbook in the browser', () => {
     await admin.page.locator('[data-testid=select-all]').check()
     await admin.page.locator('[data-testid=bulk-approve]').click()
     await until(async () => (await pendingIds('text')).length + (await pendingIds('audio')).length === 0, 'the approvals')
+    // The voice message is an upload too: in the moderation list it shows a microphone, not a
+    // missing picture, and its preview is a player.
+    await admin.page.locator('[data-testid=tab-moderacao]').click()
+    await admin.page.locator('[data-testid=status-all]').click()
+    const voiceTile = admin.page.locator(`[data-testid=admin-upload][data-id="${audioId}"]`)
+    await voiceTile.waitFor({ timeout: REFRESH_WAIT })
+    expect(await voiceTile.getAttribute('data-kind')).toBe('audio')
+    expect(await voiceTile.locator('img').count()).toBe(0)
+    expect(await voiceTile.locator('svg.voice').count()).toBe(1)
+    expect(await voiceTile.locator('.no-poster').count()).toBe(0)
+    await voiceTile.locator('[data-testid=preview]').click()
+    const player = admin.page.locator('[data-testid=preview-dialog] [data-testid=preview-audio]')
+    await player.waitFor()
+    expect(await player.getAttribute('src')).toBeTruthy()
+    expect(await admin.page.locator('[data-testid=preview-dialog] [data-testid=preview-image]').count()).toBe(0)
     expect(admin.problems).toEqual([])
     await admin.context.close()
 

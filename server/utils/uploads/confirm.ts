@@ -197,7 +197,7 @@ const inFlight = new Map<string, Promise<ConfirmOutcome>>()
  * Confirms upload `id`. Confirming again answers the same result, but only the sending device
  * (its undo token, `X-Undo-Token`) learns the upload's status now: anyone else holding the id gets
  * what a confirm under the event's moderation mode gives (approved, or pending), the same for
- * every upload, so a confirm is no oracle of a moderation decision (issue 25, item 7).
+ * every upload, so a confirm is no oracle of a moderation decision.
  */
 export async function confirmUpload(id: string, undoToken?: string): Promise<ConfirmUploadResponse> {
   let running = inFlight.get(id)
