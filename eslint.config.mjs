@@ -3,6 +3,23 @@ import withNuxt from './.nuxt/eslint.config.mjs'
 export default withNuxt(
   { ignores: ['db/migrations/**', 'bench/RESULTS.md'] },
   {
+    // Every text a person reads lives in shared/messages/ (one file per language), never in a
+    // template: a raw word in markup, or in an attribute a screen reader speaks, fails the lint.
+    // eslint-plugin-vue's rule does what @intlify's no-raw-text would, with no vue-i18n messages
+    // to point it at (ours are typed TS objects).
+    files: ['**/*.vue'],
+    rules: {
+      'vue/no-bare-strings-in-template': ['error', {
+        // Punctuation and symbols that carry no language.
+        allowlist: ['(', ')', ',', '.', '&', '+', '-', '=', '*', '/', '#', '%', '!', '?', ':', '[', ']', '{', '}', '<', '>', '•', '·', '|', '×', '…', '—', '–', '→', '←', '✓', '❦', '0'],
+        attributes: {
+          '/.+/': ['title', 'aria-label', 'aria-placeholder', 'aria-roledescription', 'aria-valuetext', 'alt', 'placeholder'],
+        },
+        directives: ['v-text'],
+      }],
+    },
+  },
+  {
     // Tests read loosely typed JSON answers and poke at process environments on purpose.
     files: ['tests/**', 'bench/**'],
     rules: {

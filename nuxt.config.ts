@@ -1,17 +1,19 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BRAND_COLOUR } from './shared/brand'
 
-// The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 /** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
 const APP_SHELL_PATH = '/app-shell'
 
+// The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
-  modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
+  modules: ['@nuxt/eslint', '@vite-pwa/nuxt', '@nuxtjs/i18n'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
-  // index.ts; Nuxt scans only top-level files unless told, and their other modules stay private.
+  // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
+  // the page and the service worker import its plain modules by name.
   imports: { dirs: ['composables/*/index.ts'] },
   devtools: { enabled: false },
   app: {
@@ -19,7 +21,7 @@ export default defineNuxtConfig({
       htmlAttrs: { lang: 'pt-BR' },
       meta: [
         { name: 'viewport', content: 'width=device-width, initial-scale=1, viewport-fit=cover' },
-        { name: 'theme-color', content: '#7a3e48' },
+        { name: 'theme-color', content: BRAND_COLOUR },
       ],
       // The web app manifest's link is in app.vue (the slideshow links its own).
       link: [{ rel: 'apple-touch-icon', href: '/icons/icon-192.png' }],
@@ -67,6 +69,17 @@ export default defineNuxtConfig({
   typescript: { strict: true, typeCheck: false },
   telemetry: false,
   hooks: {
+    // Each language's texts are a chunk that plugins/language.ts imports for the page's language
+    // alone; Nuxt would hint every dynamic import as a prefetch, and a phone would then download
+    // all of them.
+    'build:manifest'(manifest) {
+      for (const [source, chunk] of Object.entries(manifest)) {
+        if (/shared\/messages\/[^/]+\.ts$/.test(source)) {
+          chunk.prefetch = false
+          chunk.preload = false
+        }
+      }
+    },
     // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
     'nitro:config'(config) {
       const existing = config.errorHandler ? [config.errorHandler].flat() : []
@@ -74,7 +87,25 @@ export default defineNuxtConfig({
     },
   },
   eslint: { config: { stylistic: true } },
-  // The service worker of the venue screen and the guests' pages (issue 19): Workbox, built
+  // Languages without route prefixes: /enviar, /galeria and /admin stay as they are. The module
+  // keeps the locale (and so `<html lang>`); which language a page speaks is picked in
+  // plugins/language.ts (the device's choice, ?lang, the browser, the event: an order the
+  // module's own detection cannot express), and the texts are typed TS modules with functions
+  // (shared/messages/index.ts), loaded there, one language a page.
+  i18n: {
+    strategy: 'no_prefix',
+    defaultLocale: 'pt-BR',
+    locales: [
+      { code: 'pt-BR', language: 'pt-BR', name: 'Português' },
+      { code: 'en', language: 'en', name: 'English' },
+      { code: 'es', language: 'es', name: 'Español' },
+    ],
+    detectBrowserLanguage: false,
+    autoDeclare: false,
+    // No vue-i18n messages to compile: the runtime alone, without the compiler and the global components.
+    bundle: { runtimeOnly: true, dropMessageCompiler: true, fullInstall: false },
+  },
+  // The service worker of the venue screen and the guests' pages: Workbox, built
   // from our own source (injectManifest) since it rewrites the offline shell's CSP nonce and
   // evicts removed photos; registered by plugins/service-worker.client.ts, not by the module.
   pwa: {

@@ -19,10 +19,13 @@ export default defineConfig({
           name: 'nuxt',
           include: ['tests/nuxt/**/*.test.ts'],
           environment: 'nuxt',
+          setupFiles: ['tests/nuxt/setup-messages.ts'],
           sequence: { groupOrder: 1 },
         },
       }),
       {
+        // Some e2e suites run server modules in the test process (the video-location drivers against s3rver).
+        resolve: { alias: sharedAlias },
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],

@@ -18,7 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
 import sharp from 'sharp'
-import { backoffDelay } from '../composables/upload/backoff'
+import { backoffDelay } from '../upload-client/backoff'
 import { PUBLIC_IMAGE_VARIANT_NAMES } from '../shared/media/public-image'
 import { makePhoneImages, type PhoneImages } from '../tests/support/phone-images'
 import { login } from '../tests/support/http'
@@ -296,7 +296,7 @@ async function runOnce(driver: 'local' | 's3', photos: Buffer[], images: PhoneIm
     }
 
     /**
-     * One step as the upload page sends it (composables/upload/transfer.ts): a transient failure
+     * One step as the upload page sends it (upload-client/transfer.ts): a transient failure
      * (no answer, 408, 429, 5xx) is tried again after the page's back-off, at most
      * MAX_SERVER_FAILURES server errors in a row. Every attempt is recorded.
      */

@@ -2,15 +2,15 @@
 // with the moov (and the position) at the end, on the local disk (scan, write in place, fsync) and
 // on s3rver in a process of its own (scan by ranged GETs, then the staging-to-final copy with the
 // patch: UploadPartCopy, and the streamed fallback of a storage without it), next to a plain
-// CopyObject of the same object, the move confirm makes anyway. Run: npx tsx bench/video-location.ts
+// CopyObject of the same object, the move confirm makes anyway. Run: npx tsx --tsconfig .nuxt/tsconfig.server.json bench/video-location.ts
 // (it needs ffmpeg; `--quick` skips the 1 GiB streamed fallback, which takes minutes on s3rver).
 import { copyFileSync, createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CopyObjectCommand, DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3'
-import { stripVideoLocationInFile } from '../server/utils/video-location/local-file'
-import { s3ObjectReader, stripVideoLocationInS3, type PatchedCopyMethod } from '../server/utils/video-location/s3-object'
+import { stripVideoLocationInFile } from '../server/utils/storage/local/video-location'
+import { s3ObjectReader, stripVideoLocationInS3, type PatchedCopyMethod } from '../server/utils/storage/s3/video-location'
 import { scanVideoLocation } from '../shared/media/video-location'
 import { makeLargeVideo, type LocationVideo } from '../tests/support/location-videos'
 import { S3_BUCKET, serviceS3Client, type TestS3 } from '../tests/support/s3'

@@ -52,11 +52,23 @@ export function useAdminEvent() {
     }
   }
 
+  /** A new venue screen key (the old address stops opening a closed gallery); a refusal comes back as the ApiError. */
+  async function rotateScreenKey(): Promise<ApiError | null> {
+    try {
+      const { screenKey } = await api<{ screenKey: string }>('/api/admin/event/screen-key', { method: 'POST' })
+      if (config.value) config.value = { ...config.value, screenKey }
+      return null
+    }
+    catch (error) {
+      return toApiError(error)
+    }
+  }
+
   /** A cover set from the moderation list. */
   function coverChanged(next: AdminEventConfig) {
     config.value = next
     void refreshCover()
   }
 
-  return { config, cover, loadError, load, save, clearCover, coverChanged }
+  return { config, cover, loadError, load, save, clearCover, coverChanged, rotateScreenKey }
 }

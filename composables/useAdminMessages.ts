@@ -1,6 +1,7 @@
-import { adminPtBR, type AdminMessages } from '#shared/messages/admin.pt-BR'
+import type { AdminMessages } from '#shared/messages/admin.pt-BR'
+import { followMessages, localeMessages } from '~/utils/locale-messages'
 
-/** The admin's texts. One language today; the place to choose another tomorrow. */
+/** The admin's texts in the language the page speaks; `t.section.key` follows a language switch. */
 export function useAdminMessages(): AdminMessages {
-  return adminPtBR
+  return followMessages(localeMessages().admin, 'admin')
 }

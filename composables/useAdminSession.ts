@@ -71,6 +71,7 @@ export function useAdminSession() {
       if (!failure.unauthenticated) throw failure
     }
     email.value = null
+    forgetPrivateMedia()
   }
 
   return { email, check, login, logout }

@@ -1,6 +1,6 @@
 import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '#shared/schemas/admin'
 import type { AdminEventConfig } from '#shared/schemas/event'
-import { insertInOrder } from '~/composables/cursor-list/merge'
+import { insertInOrder } from '#shared/cursor-merge'
 import { matchesFilters, type AdminUploadFilters } from '~/utils/admin-filters'
 import { toApiError } from '~/utils/api-error'
 

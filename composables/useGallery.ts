@@ -1,12 +1,27 @@
-import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import { ErrorCode } from '#shared/errors'
+import { GALLERY_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared/schemas/gallery'
+import { toApiError } from '~/utils/api-error'
 
-export const GALLERY_PAGE_SIZE = 24
 /** How often page 1 is asked again, so new approvals appear without a reload. */
 export const GALLERY_POLL_MS = 10_000
 const REQUEST_TIMEOUT_MS = 15_000
 
-export function fetchGalleryPage(query: { limit: number, cursor?: string }): Promise<GalleryPage> {
+export function fetchGalleryPage(query: { limit: number, cursor?: string, screenKey?: string }): Promise<GalleryPage> {
   return $fetch<GalleryPage>('/api/gallery', { query, retry: 0, timeout: REQUEST_TIMEOUT_MS })
+}
+
+/** What stands between the guest and the gallery: a closed mode (with its reveal moment), or a PIN. */
+export type GalleryGate = { kind: 'closed', revealAt: string | null } | { kind: 'pin' }
+
+/** The gate an answer names (403 GALLERY_CLOSED, 401 GALLERY_PIN_REQUIRED), or null for any other failure. */
+export function galleryGateOf(error: unknown): GalleryGate | null {
+  if (error === null || error === undefined) return null
+  const failure = toApiError(error)
+  if (failure.code === ErrorCode.GALLERY_CLOSED) {
+    return { kind: 'closed', revealAt: typeof failure.data.revealAt === 'string' ? failure.data.revealAt : null }
+  }
+  if (failure.code === ErrorCode.GALLERY_PIN_REQUIRED) return { kind: 'pin' }
+  return null
 }
 
 /**
@@ -21,7 +36,10 @@ export async function useGallery() {
     // The button stays; the guest can press it again.
     onLoadMoreError: () => undefined,
   })
-  const failed = computed(() => list.error.value !== null)
+  // A closed or guarded gallery is no failure: the page says why and what to do. Polling goes on
+  // meanwhile, so a reveal opens the page by itself.
+  const gate = computed(() => galleryGateOf(list.error.value))
+  const failed = computed(() => list.error.value !== null && gate.value === null)
 
   // Registered before the first await: a composable loses its component once it awaits.
   onMounted(() => {
@@ -37,5 +55,5 @@ export async function useGallery() {
   else list.show(first.data.value ?? { items: [], nextCursor: null })
 
   const { items, nextCursor, loadingMore, arrived, loadMore, refreshNow: retry } = list
-  return { items, nextCursor, failed, loadingMore, arrived, loadMore, retry }
+  return { items, nextCursor, failed, gate, loadingMore, arrived, loadMore, retry }
 }

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
@@ -47,7 +47,7 @@ export const uploads = sqliteTable('uploads', {
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
   derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
-  /** The 960 px thumbnail for 3× screens (issue 15); null for photos derived before it existed. */
+  /** The 960 px thumbnail for 3× screens; null for photos derived before it existed. */
   thumb2xKey: text('thumb2x_key'),
   /**
    * The public images the guest's phone declared it would send (types and exact sizes, as signed:
@@ -76,6 +76,11 @@ export const uploads = sqliteTable('uploads', {
    * copy must not let anyone delete uploads). Null for uploads from before undo existed.
    */
   undoTokenHash: text('undo_token_hash'),
+  /**
+   * The guest device that sent it (the random id in its signed `em_guest` cookie), for the
+   * disposable-camera limit and "my photos"; null for uploads without the cookie.
+   */
+  guestId: text('guest_id'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
@@ -95,8 +100,14 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
   // Duplicates: the confirmed upload holding a hash (one event per database).
   index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
+  // A guest device's uploads, newest first ("my photos", and the per-guest limit's count).
+  index('uploads_guest_idx').on(table.guestId, table.createdAt, table.id).where(sql`guest_id IS NOT NULL`),
   // Derived-image backlog.
   index('uploads_derive_idx').on(table.confirmedAt).where(sql`derived_at IS NULL AND confirmed_at IS NOT NULL`),
+  // Guestbook: spoken messages only (a few among thousands of photos), newest first, by status
+  // (the public list) and over every status (the admin's), so the list never walks the photos.
+  index('uploads_audio_status_idx').on(table.status, table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
+  index('uploads_audio_created_idx').on(table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
 ])
 
 /**
@@ -113,6 +124,29 @@ export const uploadSearchKeys = sqliteTable('upload_search_keys', {
   uploadId: text('upload_id').notNull().unique(),
 })
 
+/**
+ * A guest's written message for the couple (the guestbook). Spoken messages are uploads of kind
+ * `audio` instead: they travel the upload protocol with their bytes. Ids come from the same
+ * generator as uploads' (server/utils/storage/keys.ts), so an id names one message in either table.
+ */
+export const guestbookMessages = sqliteTable('guestbook_messages', {
+  id: text('id').primaryKey(),
+  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+  author: text('author').notNull().default(''),
+  text: text('text').notNull(),
+  /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
+  searchText: text('search_text').notNull().default(''),
+  /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
+  undoTokenHash: text('undo_token_hash'),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  // Public list (approved) and the admin's status filter, newest first, keyset over (created_at, id).
+  index('guestbook_status_created_idx').on(table.status, table.createdAt, table.id),
+  // The admin's list without a status filter.
+  index('guestbook_created_idx').on(table.createdAt, table.id),
+])
+
 /** The single event configuration row (id = 1). */
 export const eventSettings = sqliteTable('event_settings', {
   id: integer('id').primaryKey(),
@@ -122,7 +156,27 @@ export const eventSettings = sqliteTable('event_settings', {
   allowVideos: integer('allow_videos', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowVideos),
   maxVideoDurationSec: integer('max_video_duration_sec').notNull().default(EVENT_DEFAULTS.maxVideoDurationSec),
   moderation: text('moderation', { enum: MODERATION_MODES }).notNull().default(EVENT_DEFAULTS.moderation),
+  /** Spoken guestbook messages (uploads of kind `audio`) accepted, and their longest length. */
+  allowAudio: integer('allow_audio', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.allowAudio),
+  maxAudioDurationSec: integer('max_audio_duration_sec').notNull().default(EVENT_DEFAULTS.maxAudioDurationSec),
+  language: text('language', { enum: LANGUAGES }).notNull().default(EVENT_DEFAULTS.language),
   coverUploadId: text('cover_upload_id'),
+  /** Who may browse the gallery (shared/enums.ts GALLERY_MODES); `revealAt` opens a `reveal` one. */
+  galleryMode: text('gallery_mode', { enum: GALLERY_MODES }).notNull().default(EVENT_DEFAULTS.galleryMode),
+  revealAt: integer('reveal_at', { mode: 'timestamp_ms' }),
+  /** 4–8 digits or null; the admin reads it back, the public never (server/utils/gallery-access/). */
+  galleryPin: text('gallery_pin'),
+  guestDownloads: integer('guest_downloads', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.guestDownloads),
+  /** The disposable-camera limit per guest device (server/utils/guests/), or null for none. */
+  maxUploadsPerGuest: integer('max_uploads_per_guest'),
+  /**
+   * The venue screen's key (128 random bits, base64url): it opens the gallery to the projector in
+   * any mode and through a PIN. Null only until first read, which fills it (a migration cannot
+   * give each existing row its own random value through drizzle's column default).
+   */
+  screenKey: text('screen_key'),
+  /** Whether the screen key shows photos while the gallery is closed to guests. */
+  screenInClosedMode: integer('screen_in_closed_mode', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenInClosedMode),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
 
@@ -146,7 +200,24 @@ export const pendingDeletions = sqliteTable('pending_deletions', {
 })
 
 export type UploadRow = typeof uploads.$inferSelect
+
+/*
+ * What the public may see of the event: an upload confirmed and approved (by the couple, or at
+ * once under post-moderation). The gallery, the public counts, the export, the cover and the
+ * duplicate answer at init ask this and only this. The data_versions triggers (migration 0003)
+ * spell it again in SQL, where code cannot reach; tests/unit/public-uploads.test.ts proves the
+ * two agree.
+ */
+
+/** In a query's WHERE. */
+export const PUBLIC_UPLOAD = and(eq(uploads.status, 'approved'), isNotNull(uploads.confirmedAt))!
+
+/** Of a row in hand. */
+export function isPublicUpload(row: Pick<UploadRow, 'status' | 'confirmedAt'>): boolean {
+  return row.status === 'approved' && row.confirmedAt !== null
+}
 export type EventSettingsRow = typeof eventSettings.$inferSelect
+export type GuestbookMessageRow = typeof guestbookMessages.$inferSelect
 
 /**
  * Change counters, one row per kind of data an answer depends on, bumped by triggers (migration
@@ -154,7 +225,8 @@ export type EventSettingsRow = typeof eventSettings.$inferSelect
  * the sweeper, another instance). Conditional answers take their ETag from here: one read of a
  * few rows per request, shared by every instance on the database. `public`: approved, confirmed
  * uploads (gallery, public stats, the cover); `uploads`: confirmed uploads (admin list and stats);
- * `event`: the settings row; `epoch`: random per database, so a new database never repeats a tag.
+ * `event`: the settings row; `guestbook`: written messages, any status (migration 0009, guestbook);
+ * `epoch`: random per database, so a new database never repeats a tag.
  */
 export const dataVersions = sqliteTable('data_versions', {
   name: text('name').primaryKey(),

@@ -1,10 +1,10 @@
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
-import { newestFirst } from '../composables/cursor-list/merge'
+import { newestFirst } from '#shared/cursor-merge'
 
 /**
  * What left the gallery between two answers to the same `/api/gallery` address: an answer is the
  * truth from its first item down to its last one (or to the end, when it has no next cursor), as
- * the page's own merge reads it (composables/cursor-list/merge.ts). An item the older answer held
+ * the page's own merge reads it (shared/cursor-merge.ts). An item the older answer held
  * in that range and the newer one does not was rejected or deleted; one that only slid below the
  * newer answer's last item (pushed down by new approvals) did not leave.
  */

@@ -7,7 +7,7 @@
  * the old nonce are Nuxt's own.
  */
 
-import { isSlideshowUrl } from './addresses'
+import { isSlideshowAddress } from '#shared/slideshow'
 
 const NONCE_IN_POLICY = /'nonce-([A-Za-z0-9+/=]+)'/
 
@@ -34,7 +34,7 @@ export function renewShellNonce(html: string, policy: string, nonce: string, emb
 /** The cached shell as the answer to a navigation to `url`, with a nonce of its own. */
 export async function offlineShellResponse(shell: Response, url: URL): Promise<Response> {
   const headers = new Headers(shell.headers)
-  const renewed = renewShellNonce(await shell.text(), headers.get('content-security-policy') ?? '', freshNonce(), isSlideshowUrl(url))
+  const renewed = renewShellNonce(await shell.text(), headers.get('content-security-policy') ?? '', freshNonce(), isSlideshowAddress(url))
   headers.set('content-security-policy', renewed.policy)
   // The cache holds the body decoded; its length is the new one.
   headers.delete('content-encoding')

@@ -7,13 +7,15 @@ import { CacheFirst, NetworkFirst } from 'workbox-strategies'
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core/types'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import { mediaAddresses, removedFromAnswer, withoutItems } from './gallery-removals'
-import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isGalleryMedia, MEDIA_CACHE, SHELL_PATH } from './addresses'
+import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isPublicImage, MEDIA_CACHE, SHELL_PATH } from './addresses'
+import { forgetPrivateMedia, keepMedia, keptGalleryAnswers } from './media-keeping'
 import { byteBudget } from './media-budget'
 import { offlineShellResponse } from './offline-shell'
+import { answerWithin, withinMs } from './timeouts'
 import { listenForUploadSync } from './upload-sync'
 
 /**
- * The service worker of the venue screen and the guests' pages (issue 19). What it keeps:
+ * The service worker of the venue screen and the guests' pages. What it keeps:
  * - the app's scripts, styles, fonts and icons, and a client-only shell of the app (precached,
  *   one revision per build); a navigation to a guest page or the slideshow goes to the network,
  *   and to the shell when the network fails;
@@ -38,8 +40,17 @@ const MEDIA_MAX_ENTRIES = 700
  * thumbnails fit; a screen whose browser gives less room drops the media cache on a quota error.
  */
 const MEDIA_MAX_BYTES = 250 * 1024 * 1024
-/** A venue network that hangs rather than fails: the cached answer after this long. */
-const NETWORK_TIMEOUT_SECONDS = 6
+/**
+ * A venue network that hangs rather than fails: the cached answer after this long, and the fetch
+ * abandoned (its connection let go) soon after.
+ */
+const NETWORK_TIMEOUT_SECONDS = 4
+const ANSWER_ABORT_MS = 6000
+/** A navigation with no answer by then opens the offline shell. */
+const NAVIGATION_TIMEOUT_MS = 4000
+/** An image whose answer has not begun by then is given up (the slide is skipped); a slow one may take this long in all. */
+const MEDIA_ANSWER_MS = 5000
+const MEDIA_WHOLE_MS = 45_000
 
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
@@ -102,17 +113,6 @@ const evictRemoved: WorkboxPlugin = {
   },
 }
 
-async function keptGalleryAnswers(): Promise<GalleryPage[]> {
-  const answers = await caches.open(API_CACHE)
-  const pages: GalleryPage[] = []
-  for (const request of await answers.keys()) {
-    if (new URL(request.url).pathname !== '/api/gallery') continue
-    const kept = await answers.match(request)
-    if (kept) pages.push(await kept.json() as GalleryPage)
-  }
-  return pages
-}
-
 async function evict(removed: GalleryItem[]) {
   const media = await caches.open(MEDIA_CACHE)
   await Promise.all(mediaAddresses(removed).map(address => media.delete(address)))
@@ -131,7 +131,7 @@ async function evict(removed: GalleryItem[]) {
 const publicAnswers = new NetworkFirst({
   cacheName: API_CACHE,
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
-  plugins: [new ExpirationPlugin({ maxEntries: 60 }), markOfflineCopy, evictRemoved],
+  plugins: [answerWithin(ANSWER_ABORT_MS), new ExpirationPlugin({ maxEntries: 60 }), markOfflineCopy, evictRemoved],
 })
 
 /** Tells the page whether its answer came from the network or from the cache. */
@@ -153,18 +153,71 @@ registerRoute(
   },
 )
 
+/**
+ * @nuxtjs/i18n asks the server for its messages of the page's language before the app renders.
+ * Ours are not there (plugins/language.ts loads our own typed texts), so the answer is always
+ * `{}`; but on a network that hangs the ask would hold the offline shell's first render. It is
+ * asked with a short time limit, and answered `{}` when no answer comes.
+ */
+const moduleMessages = new NetworkFirst({
+  cacheName: API_CACHE,
+  // The fallback is what the server would say: a second is plenty.
+  networkTimeoutSeconds: 1,
+  plugins: [
+    answerWithin(1000),
+    { handlerDidError: async () => new Response('{}', { headers: { 'content-type': 'application/json' } }) },
+  ],
+})
+
+registerRoute(
+  ({ url }) => sameOrigin(url) && url.pathname.startsWith('/_i18n/') && url.pathname.endsWith('/messages.json'),
+  moduleMessages,
+)
+
 /** Only what came back whole (or opaque, from a bucket on another origin) is kept. */
 const keepOkOrOpaque: WorkboxPlugin = {
   cacheWillUpdate: async ({ response }) => (response.status === 200 || response.type === 'opaque' ? response : null),
 }
 
+const galleryMedia = new CacheFirst({
+  cacheName: MEDIA_CACHE,
+  plugins: [answerWithin(MEDIA_ANSWER_MS, MEDIA_WHOLE_MS), keepOkOrOpaque, new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true }), byteBudget(MEDIA_MAX_BYTES)],
+})
+
+/** Whether a fetch comes from an admin page, by the page itself (a referrer may be cut to the origin). */
+async function askedByAdmin(event: FetchEvent): Promise<boolean> {
+  const client = event.clientId ? await self.clients.get(event.clientId) : undefined
+  return !!client && new URL(client.url).pathname.startsWith('/admin')
+}
+
+// Only public images, by their address (isPublicImage): never an original, never a signed URL.
 registerRoute(
-  ({ url, request }) => request.destination === 'image' && !fromAdmin(request) && isGalleryMedia(url, self.location.origin),
-  new CacheFirst({
-    cacheName: MEDIA_CACHE,
-    plugins: [keepOkOrOpaque, new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true }), byteBudget(MEDIA_MAX_BYTES)],
-  }),
+  ({ url, request }) => request.destination === 'image' && !fromAdmin(request) && isPublicImage(url),
+  async ({ event, request }: RouteHandlerCallbackOptions) => {
+    const fetchEvent = event as FetchEvent
+    // What an admin page shows (pending items' images among them) stays out of the cache.
+    if (await askedByAdmin(fetchEvent)) return fetch(request)
+    return galleryMedia.handle({ event: fetchEvent, request })
+  },
 )
+
+self.addEventListener('message', (event) => {
+  const data = event.data as { type?: string, urls?: unknown } | null
+  // The slideshow's whole rotation, saved ahead of its turn, so the screen loops it offline.
+  if (data?.type === 'keep-media' && Array.isArray(data.urls)) {
+    const urls = data.urls.filter((url): url is string => typeof url === 'string')
+    const store = async (request: Request) => {
+      const [response, stored] = galleryMedia.handleAll({ event, request })
+      stored.catch(() => undefined)
+      // Only the cache wants the bytes; the copy it reads goes on.
+      void (await response).body?.cancel()
+      await stored
+    }
+    event.waitUntil(keepMedia(urls, store, self.location.origin))
+  }
+  // An admin logged out: nothing but the public gallery's images stays.
+  if (data?.type === 'forget-private-media') event.waitUntil(forgetPrivateMedia())
+})
 
 /** Fetches answers into the cache that a page got in its server render, not through the worker. */
 async function keepAnswers(event: ExtendableEvent, addresses: string[]) {
@@ -177,7 +230,7 @@ registerRoute(
     const fetchEvent = event as FetchEvent
     let failed: Response | undefined
     try {
-      const response = await fetch(request)
+      const response = await withinMs(fetch(request), NAVIGATION_TIMEOUT_MS)
       // A server that is down behind a working network (a proxy's 502) is offline too.
       if (response.status < 500) {
         fetchEvent.waitUntil(keepAnswers(fetchEvent, answersOf(url)))
@@ -185,7 +238,7 @@ registerRoute(
       }
       failed = response
     }
-    catch { /* the network failed: the shell below */ }
+    catch { /* the network failed or hangs: the shell below */ }
     const shell = await matchPrecache(SHELL_PATH)
     return shell ? offlineShellResponse(shell, url) : (failed ?? Response.error())
   },

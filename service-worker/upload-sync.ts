@@ -1,26 +1,35 @@
 /// <reference lib="webworker" />
+import { DEFAULT_LANGUAGE, languageOfAcceptLanguage } from '#shared/i18n/locale'
+import { en } from '#shared/messages/en'
+import { es } from '#shared/messages/es'
+import { ptBR } from '#shared/messages/pt-BR'
 import { ApiError } from '~/utils/api-error'
-import { isAbort } from '../composables/upload/abort'
-import { isOffline, sleep } from '../composables/upload/backoff'
-import { UPLOAD_SYNC_TAG } from '../composables/upload/background-sync'
-import { toRecord, type QueueItem } from '../composables/upload/item'
-import { withItemLock } from '../composables/upload/item-lock'
-import { isUnsent, markFailed, recordSent } from '../composables/upload/senders'
-import { sha256OfChunks } from '../composables/upload/sha256-chunks'
-import { sha256OneShot } from '../composables/upload/sha256-one-shot'
-import * as store from '../composables/upload/store'
-import { transferUpload, type TransferEnvironment } from '../composables/upload/transfer'
-import { deleteSentUpload, postJson, putBlobByFetch } from '../composables/upload/transport'
+import { isAbort } from '~/upload-client/abort'
+import { isOffline, sleep } from '~/upload-client/backoff'
+import { UPLOAD_SYNC_TAG } from '~/upload-client/background-sync'
+import { toRecord, type QueueItem } from '~/upload-client/item'
+import { withItemLock } from '~/upload-client/item-lock'
+import { isUnsent, markFailed, recordSent } from '~/upload-client/senders'
+import { sha256OfChunks } from '~/upload-client/sha256-chunks'
+import { sha256OneShot } from '~/upload-client/sha256-one-shot'
+import * as store from '~/upload-client/store'
+import { transferUpload, type TransferEnvironment } from '~/upload-client/transfer'
+import { deleteSentUpload, postJson, putBlobByFetch } from '~/upload-client/transport'
 
 /**
- * Background Sync of the guest's queue (issue 19): a guest pressed send offline and closed the
+ * Background Sync of the guest's queue: a guest pressed send offline and closed the
  * tab; when the network returns, Chromium wakes this worker with the page's `upload-queue` sync
- * and it sends what the queue left in IndexedDB, the way the page would (composables/upload/
+ * and it sends what the queue left in IndexedDB, the way the page would (upload-client/
  * transfer.ts), each file under the lock the page takes too (item-lock.ts), so no file goes twice.
  * What the worker cannot do, it leaves out: no progress bar to feed, and no poster for a video nor
  * public images for a photo (both need a document): the server derives a photo's images at
  * confirm, and a video sent from here has no poster (the gallery shows its drawn placeholder).
  */
+
+// A failed file's words are written down here, with no page open: in the language the phone's
+// browser asks for (a worker cannot import a language on demand, so the three small files travel
+// with it).
+const texts = { 'pt-BR': ptBR, en, es }[languageOfAcceptLanguage(self.navigator.languages.join(',')) ?? DEFAULT_LANGUAGE]
 
 /**
  * Chromium ends a sync event after three minutes and counts it failed: the worker stops sending
@@ -95,7 +104,8 @@ async function sendOne(key: string, signal: AbortSignal): Promise<SyncOutcome> {
     }
     // Out of time, offline, or the server unwell: what was acknowledged is kept for the next try.
     if (isAbort(error) || (error instanceof ApiError && error.transient)) return 'left'
-    markFailed(item, error)
+    // No page is open here to say which language the guest reads: the words are pt-BR's.
+    markFailed(item, error, texts)
     await persist(item).catch(() => undefined)
     return 'failed'
   }

@@ -7,17 +7,33 @@
 export const UPLOAD_STATUSES = ['pending', 'approved', 'rejected'] as const
 export type UploadStatus = typeof UPLOAD_STATUSES[number]
 
-export const MEDIA_KINDS = ['photo', 'video'] as const
+/** `audio`: a spoken guestbook message, never part of the gallery (docs/api.md, Guestbook). */
+export const MEDIA_KINDS = ['photo', 'video', 'audio'] as const
 export type MediaKind = typeof MEDIA_KINDS[number]
+
+/** What the gallery, its counts and the admin's uploads list hold: spoken messages live in the guestbook. */
+export const PICTURE_KINDS = ['photo', 'video'] as const
+export type PictureKind = typeof PICTURE_KINDS[number]
 
 /** `pre`: an admin approves each upload before the public sees it; `post`: shown at once. */
 export const MODERATION_MODES = ['pre', 'post'] as const
 export type ModerationMode = typeof MODERATION_MODES[number]
+
+/**
+ * Who may browse the gallery: `live`, everyone, at once; `upload-only`, nobody (guests send, the
+ * couple and the venue screen see); `reveal`, like `upload-only` until the event's `revealAt`, then live.
+ */
+export const GALLERY_MODES = ['live', 'upload-only', 'reveal'] as const
+export type GalleryMode = typeof GALLERY_MODES[number]
 
 /** The admin list's status filter: one status, or all of them (in the order the filter shows them). */
 export const STATUS_FILTERS = [...UPLOAD_STATUSES, 'all'] as const
 export type StatusFilter = typeof STATUS_FILTERS[number]
 
 /** The admin list's kind filter: both kinds, or one. */
-export const KIND_FILTERS = ['all', ...MEDIA_KINDS] as const
+export const KIND_FILTERS = ['all', ...PICTURE_KINDS] as const
 export type KindFilter = typeof KIND_FILTERS[number]
+
+/** The languages the pages, the venue screen, the QR card and the ZIP's manifest speak; the first is the default. */
+export const LANGUAGES = ['pt-BR', 'en', 'es'] as const
+export type Language = typeof LANGUAGES[number]

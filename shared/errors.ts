@@ -18,10 +18,20 @@ export const ErrorCode = {
   VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
   DURATION_REQUIRED: 'DURATION_REQUIRED',
   CONTENT_MISMATCH: 'CONTENT_MISMATCH',
+  // Spoken guestbook messages (uploads of kind audio, docs/api.md): not accepted by the event, or longer than its limit.
+  AUDIO_NOT_ALLOWED: 'AUDIO_NOT_ALLOWED',
+  DURATION_TOO_LONG: 'DURATION_TOO_LONG',
   RATE_LIMITED: 'RATE_LIMITED',
   // A guest's undo (DELETE /api/uploads/:id, docs/api.md): a token that is not this upload's, or a window that is over.
   UNDO_TOKEN_INVALID: 'UNDO_TOKEN_INVALID',
   UNDO_EXPIRED: 'UNDO_EXPIRED',
+  // The gallery's access (docs/api.md, "Who sees the gallery"): closed by its mode, behind a PIN,
+  // a wrong PIN; downloads the couple has not allowed; a guest device's shots all taken.
+  GALLERY_CLOSED: 'GALLERY_CLOSED',
+  GALLERY_PIN_REQUIRED: 'GALLERY_PIN_REQUIRED',
+  GALLERY_PIN_INVALID: 'GALLERY_PIN_INVALID',
+  DOWNLOADS_DISABLED: 'DOWNLOADS_DISABLED',
+  GUEST_LIMIT_REACHED: 'GUEST_LIMIT_REACHED',
   STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
   // The local driver's /media routes, which stand in for S3's presigned URLs (docs/api.md).

@@ -4,20 +4,27 @@
  * what a kiosk browser is started with, so it survives a power cut without anyone logging in.
  * /galeria reads them; the admin's Event tab writes them.
  */
-export const SLIDESHOW_PATH = '/galeria'
+/** The page the venue screen is: the gallery, shown as a slideshow when its address says so. */
+export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite' } as const
+/** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
+/** `chave`: the venue screen's key. */
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave' } as const
 
-export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12 } as const
+export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
 export const SLIDESHOW_BOUNDS = {
   photoSeconds: { min: 2, max: 60 },
   inviteEvery: { min: 0, max: 200 },
+  messageEvery: { min: 0, max: 200 },
 } as const
 
 export interface SlideshowOptions {
   photoSeconds?: number
   inviteEvery?: number
+  messageEvery?: number
+  /** `chave`: the venue screen's key, which lets this screen show a closed or PIN-guarded gallery. */
+  screenKey?: string
 }
 
 /** A query value as a number, or undefined when absent or not a number. */
@@ -34,14 +41,26 @@ export function isSlideshowQuery(query: Record<string, unknown>): boolean {
   return query[SLIDESHOW_QUERY.slideshow] === '1'
 }
 
+/**
+ * Whether an address opens the venue screen: the one test the page, the server's page policy
+ * (only the slideshow may be framed) and the service worker's offline shell all ask.
+ */
+export function isSlideshowAddress(url: URL): boolean {
+  return url.pathname === SLIDESHOW_PAGE && isSlideshowQuery(Object.fromEntries(url.searchParams))
+}
+
 /** The options the address carries; what it leaves out (or spells wrong) takes the default. */
 export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
+  const messageEvery = numberOf(query[SLIDESHOW_QUERY.messageEvery])
+  const key = query[SLIDESHOW_QUERY.screenKey]
   return {
+    ...(typeof key === 'string' && /^[\w-]{1,200}$/.test(key) ? { screenKey: key } : {}),
     // Seconds may be fractional (2.5); zero or less means "not said".
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
+    ...(messageEvery !== undefined ? { messageEvery: clamp(Math.round(messageEvery), SLIDESHOW_BOUNDS.messageEvery) } : {}),
   }
 }
 
@@ -54,5 +73,6 @@ export function slideshowPathOf(options: SlideshowOptions = {}): string {
   })
   if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
   if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
-  return `${SLIDESHOW_PATH}?${query}`
+  if (options.screenKey) query.set(SLIDESHOW_QUERY.screenKey, options.screenKey)
+  return `${SLIDESHOW_PAGE}?${query}`
 }

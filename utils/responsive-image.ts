@@ -1,6 +1,8 @@
+import { PUBLIC_IMAGE_VARIANTS } from '#shared/media/public-image'
+
 /**
  * `srcset` for a photo's public images, so that a phone downloads the size its screen needs:
- * the 480 px thumbnail, the 960 px one (issue 15's `thumb2xUrl`, null until made), the display
+ * the 480 px thumbnail, the 960 px one (`thumb2xUrl`, null until made), the display
  * image (at most 2048 px). Widths are the images' longest side, which is what a square crop needs.
  */
 export interface PublicImageUrls {
@@ -9,9 +11,7 @@ export interface PublicImageUrls {
   url: string
 }
 
-export const THUMB_WIDTH = 480
-export const THUMB_2X_WIDTH = 960
-export const DISPLAY_WIDTH = 2048
+const { thumb, thumb2x, display } = PUBLIC_IMAGE_VARIANTS
 
 /**
  * Undefined when there is nothing to choose from. Only for photos: a video's `url` is the video
@@ -19,7 +19,7 @@ export const DISPLAY_WIDTH = 2048
  */
 export function photoSrcset(image: PublicImageUrls): string | undefined {
   const candidates: [string | null | undefined, number][] = [
-    [image.thumbUrl, THUMB_WIDTH], [image.thumb2xUrl, THUMB_2X_WIDTH], [image.url, DISPLAY_WIDTH],
+    [image.thumbUrl, thumb.longSide], [image.thumb2xUrl, thumb2x.longSide], [image.url, display.longSide],
   ]
   const seen = new Set<string>()
   const parts: string[] = []
@@ -34,7 +34,7 @@ export function photoSrcset(image: PublicImageUrls): string | undefined {
 
 /**
  * A grid tile's choice: the display image joins only above the 960 px variant. Without that
- * variant (before issue 15's images exist) a 3× phone would take the 2048 px image for a 195 px
+ * variant (an upload older than the 960 px images) a 3× phone would take the 2048 px image for a 195 px
  * tile: measured with bench/pages.ts, /galeria's images went from 64 KB to 572 KB.
  */
 export function tileSrcset(image: PublicImageUrls): string | undefined {

@@ -1,4 +1,4 @@
-import { appendPage, mergeFirstPage, type CursorPage, type Listed } from './merge'
+import { appendPage, mergeFirstPage, type CursorPage, type Listed } from '#shared/cursor-merge'
 
 export interface CursorListOptions<T extends Listed, P extends CursorPage<T>> {
   /** One page of the list: the newest without a cursor. */

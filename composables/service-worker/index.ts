@@ -1,1 +1,1 @@
-export { useServiceWorker } from './registration'
+export { forgetPrivateMedia, useServiceWorker } from './registration'

@@ -63,6 +63,16 @@ function applyUpdate() {
   waiting.postMessage({ type: 'SKIP_WAITING' })
 }
 
+/**
+ * An admin logged out: the worker drops every image the public gallery does not list (an admin
+ * page may have shown pending or rejected items' images), so this browser keeps nothing of the
+ * session. Fire and forget: the worker finishes it even if the page goes.
+ */
+export function forgetPrivateMedia(): void {
+  if (typeof navigator === 'undefined' || !navigator.serviceWorker) return
+  void navigator.serviceWorker.getRegistration().then(found => found?.active?.postMessage({ type: 'forget-private-media' }))
+}
+
 export function useServiceWorker() {
   return { updateWaiting: readonly(updateWaiting), offlineCopy: readonly(offlineCopy), applyUpdate }
 }

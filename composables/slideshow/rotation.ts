@@ -36,10 +36,19 @@ export function createRotation(max = 300) {
       return { added, removed }
     },
 
-    /** The next item to show, never the one on screen when there is any other; null when the pool is empty. */
-    next(currentId: string | null = null): GalleryItem | null {
-      while (priority.length) {
-        const item = byId(priority.shift()!)
+    /**
+     * The next item to show, never the one on screen when there is any other; null when the pool
+     * holds nothing `usable` (offline: only items whose image is saved).
+     */
+    next(currentId: string | null = null, usable: (item: GalleryItem) => boolean = () => true): GalleryItem | null {
+      // Unusable news waits in the queue for its image (or the network).
+      for (let at = 0; at < priority.length;) {
+        const item = byId(priority[at]!)
+        if (item && !usable(item)) {
+          at++
+          continue
+        }
+        priority.splice(at, 1)
         if (item && (item.id !== currentId || pool.length === 1)) return item
       }
       if (!pool.length) return null
@@ -49,15 +58,20 @@ export function createRotation(max = 300) {
         index = pool.findIndex(item => item.id === lastRotationId)
         if (index === -1) index = Math.min(lastRotationIndex, pool.length) - 1
       }
+      let stay: GalleryItem | null = null
       for (let step = 1; step <= pool.length; step++) {
         const candidate = pool[(index + step + pool.length) % pool.length]!
-        if (candidate.id !== currentId || pool.length === 1) {
-          lastRotationIndex = pool.indexOf(candidate)
-          lastRotationId = candidate.id
-          return candidate
+        if (!usable(candidate)) continue
+        if (candidate.id === currentId) {
+          stay = candidate
+          continue
         }
+        lastRotationIndex = pool.indexOf(candidate)
+        lastRotationId = candidate.id
+        return candidate
       }
-      return null
+      // The one on screen is the only one that can show: it stays.
+      return stay
     },
 
     has(id: string): boolean {

@@ -1,32 +1,66 @@
-import type { GalleryItem } from '#shared/schemas/gallery'
-import { fetchGalleryPage } from '../useGallery'
+import { SLIDESHOW_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared/schemas/gallery'
 import { createRotation } from './rotation'
+import { askToSave, savedIds, workerControlled } from './saved-media'
 import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300
-/** The page size of its polls (service-worker/addresses.ts keeps the first page for offline). */
-export const PAGE_LIMIT = 100
 /** New approvals reach the screen within about this long (plus the photo on screen). */
 export const SLIDESHOW_POLL_MS = 10_000
 export const PHOTO_SECONDS = SLIDESHOW_DEFAULTS.photoSeconds
 /** Crossfade length; keep in step with the CSS transition of the slides. */
 export const FADE_MS = 1200
+/**
+ * A poll with no answer by then counts as offline. Longer than the service worker's own network
+ * limit (4 s, service-worker/sw.ts), so a hanging network gets the worker's kept answer first.
+ */
+export const POLL_TIMEOUT_MS = 6000
 /** A photo or video that has not started showing by then is skipped. */
 const LOAD_TIMEOUT_MS = 20_000
 /** A video that never says it ended (a broken stream) is cut after its duration and this much. */
 const VIDEO_GRACE_MS = 8000
 const VIDEO_MAX_MS = 10 * 60_000
+/**
+ * A slide with words stays long enough to read them from the back of the hall: this long to find
+ * them, then this many characters a second (slow reading, on a screen across a room), up to a
+ * message's full length (1000 characters: about 69 s).
+ */
+const READ_START_MS = 2000
+const READ_CHARS_PER_SECOND = 15
+
+/** How long a photo (or a still) with `message` stays: the chosen pace, or the time its words need. */
+export function holdMs(photoMs: number, message: string): number {
+  const words = message.trim().length
+  return words ? Math.max(photoMs, READ_START_MS + (words / READ_CHARS_PER_SECOND) * 1000) : photoMs
+}
+
 /** When everything fails to load (offline and not cached), wait this long before trying again. */
 const ALL_FAILED_PAUSE_MS = 5000
 /** How long the "send your photos" card stays: long enough to take a phone out and point it. */
 export const INVITE_MS = 8000
+
+/**
+ * A full-screen card shown between slides on a rhythm of its own (a guest's written message):
+ * `take` answers the next one and how long it stays, or null when there is none to show.
+ */
+export interface SlideshowInterlude {
+  every: number
+  take: () => { id: string, holdMs: number } | null
+}
 
 /** One item on screen, or on its way there (loading under the current one until it is ready). */
 export interface SlideLayer {
   key: number
   item: GalleryItem
   ready: boolean
+  /** A video shown as its poster, for a photo's time: offline, its bytes are not saved, its poster is. */
+  still: boolean
+}
+
+/** One page of the gallery, and whether it came from the service worker's kept copy (the network failed or hung). */
+async function fetchPage(query: { limit: number, cursor?: string, screenKey?: string }): Promise<{ page: GalleryPage, kept: boolean }> {
+  const response = await $fetch.raw<GalleryPage>('/api/gallery', { query, retry: 0, timeout: POLL_TIMEOUT_MS })
+  return { page: response._data ?? { items: [], nextCursor: null }, kept: response.headers.has('x-offline-copy') }
 }
 
 /**
@@ -34,18 +68,26 @@ export interface SlideLayer {
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interlude?: SlideshowInterlude, screenKey?: string } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
   const layers = shallowRef<SlideLayer[]>([])
   const poolSize = ref(0)
+  /** The last poll had the network's answer (not failed, not hung, not the worker's kept copy). */
   const online = ref(true)
+  /** Ids of the pool's items whose image the service worker holds offline. */
+  const saved = shallowRef(new Set<string>())
+  let pool: GalleryItem[] = []
   const loadedOnce = ref(false)
   /** The "send your photos" card is on screen (over the slide, which waits under it). */
   const inviting = ref(false)
   /** Every this many slides the full-screen "send your photos" card shows (0: never). */
   const inviteEvery = options.inviteEvery ?? SLIDESHOW_DEFAULTS.inviteEvery
+  /** The interlude card on screen (its id), over the slide that waits under it; null when none. */
+  const interludeId = ref<string | null>(null)
+  let interludeTimer: ReturnType<typeof setTimeout> | undefined
+  let slidesSinceInterlude = 0
 
   const current = computed(() => [...layers.value].reverse().find(layer => layer.ready) ?? null)
   const currentItem = computed(() => current.value?.item ?? null)
@@ -63,33 +105,78 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   const pending = () => layers.value.find(layer => !layer.ready) ?? null
 
   /** Up to three pages of 100, newest first: the set the screen rotates through. */
-  async function fetchSnapshot(): Promise<GalleryItem[]> {
+  async function fetchSnapshot(): Promise<{ items: GalleryItem[], kept: boolean }> {
     const items: GalleryItem[] = []
+    let kept = false
     let cursor: string | undefined
     while (items.length < SLIDESHOW_POOL_MAX) {
-      const page = await fetchGalleryPage({ limit: PAGE_LIMIT, ...(cursor ? { cursor } : {}) })
-      items.push(...page.items)
-      if (!page.nextCursor) break
-      cursor = page.nextCursor
+      const answer = await fetchPage({ limit: SLIDESHOW_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(options.screenKey ? { screenKey: options.screenKey } : {}) })
+      items.push(...answer.page.items)
+      kept ||= answer.kept
+      if (!answer.page.nextCursor) break
+      cursor = answer.page.nextCursor
     }
-    return items
+    return { items, kept }
+  }
+
+  /**
+   * Whether an item can show now. Offline, under a service worker, only what it saved: anything
+   * else would wait on a network that fails or hangs (a frozen frame, then a skip). Without a
+   * worker (plain http on a LAN address) the browser's own cache may still hold it: it is tried.
+   */
+  function usable(item: GalleryItem): boolean {
+    return online.value || !workerControlled() || saved.value.has(item.id)
+  }
+
+  async function countSaved() {
+    saved.value = await savedIds(pool).catch(() => saved.value)
+  }
+
+  let countTimer: ReturnType<typeof setTimeout> | undefined
+  /** The worker saved another image: counted again a moment later (it saves them one after another). */
+  const onWorkerMessage = (message: MessageEvent<{ type?: string }>) => {
+    if (message.data?.type !== 'media-kept' || countTimer) return
+    countTimer = setTimeout(() => {
+      countTimer = undefined
+      void countSaved()
+    }, 500)
+  }
+
+  /** The network just went: a slide waiting on it is replaced by one that can show, a video by a still. */
+  function leaveTheNetwork() {
+    const waiting = pending()
+    const showing = current.value
+    if ((waiting && !waiting.still && (waiting.item.kind === 'video' || !usable(waiting.item)))
+      || (!waiting && showing?.item.kind === 'video' && !showing.still)) {
+      clearTimeout(loadTimer)
+      layers.value = layers.value.filter(layer => layer.ready)
+      advance()
+    }
   }
 
   async function poll() {
+    const wasOnline = online.value
     try {
       const snapshot = await fetchSnapshot()
-      online.value = true
-      const { added, removed } = rotation.update(snapshot)
+      online.value = !snapshot.kept
+      const { added, removed } = rotation.update(snapshot.items)
+      pool = snapshot.items.slice(0, SLIDESHOW_POOL_MAX)
       poolSize.value = rotation.size
+      await countSaved()
       loadedOnce.value = true
+      if (online.value) askToSave(pool.filter(item => !saved.value.has(item.id)))
       if (removed.size) dropRemoved(removed)
       // Something new while a photo shows: it comes next, after the photo's time (not cut short).
       if (!current.value && !pending()) advance()
       else if (added.length && consecutiveFailures > 0) advance()
+      else if (wasOnline && !online.value) leaveTheNetwork()
     }
     catch {
-      // Offline or a server hiccup: keep looping what we have.
+      // Offline, a hanging network or a server hiccup: keep looping what we have.
       online.value = false
+      if (wasOnline) leaveTheNetwork()
+      // A screen reloaded with nothing to show yet (the kept answer too was unreadable).
+      if (!current.value && !pending() && rotation.size) advance()
     }
     finally {
       if (running) {
@@ -117,7 +204,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   /** Starts loading the next item under the current one (or shows the card first, when due). */
   function advance() {
     // The card ends by advancing itself: whatever asks meanwhile (a poll, a removal) waits for it.
-    if (!running || inviting.value) return
+    if (!running || inviting.value || interludeId.value) return
     clearTimeout(showTimer)
     clearTimeout(loadTimer)
     if (inviteEvery > 0 && slidesSinceInvite >= inviteEvery) {
@@ -129,22 +216,38 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       }, INVITE_MS)
       return
     }
+    if (options.interlude && options.interlude.every > 0 && slidesSinceInterlude >= options.interlude.every) {
+      const card = options.interlude.take()
+      slidesSinceInterlude = 0
+      if (card) {
+        interludeId.value = card.id
+        interludeTimer = setTimeout(() => {
+          interludeId.value = null
+          advance()
+        }, card.holdMs)
+        return
+      }
+    }
     const showing = current.value
-    const item = rotation.next(showing?.item.id ?? null)
+    const item = rotation.next(showing?.item.id ?? null, usable)
     // Drop a slide still loading: the new choice replaces it.
     const withoutPending = layers.value.filter(layer => layer.ready)
     if (!item) {
       layers.value = withoutPending
+      // Nothing can show now (offline, nothing saved yet): try again, the current slide stays.
+      showTimer = setTimeout(advance, showing ? photoMs : ALL_FAILED_PAUSE_MS)
       return
     }
-    if (showing && item.id === showing.item.id && item.kind === 'photo') {
+    const still = item.kind === 'video' && !online.value
+    if (showing && item.id === showing.item.id && (item.kind === 'photo' || showing.still)) {
       // A single photo in the pool: it stays, no fade into itself (but it counts towards the card).
       layers.value = withoutPending
       slidesSinceInvite++
-      showTimer = setTimeout(advance, photoMs)
+      slidesSinceInterlude++
+      showTimer = setTimeout(advance, holdMs(photoMs, item.message))
       return
     }
-    const layer: SlideLayer = { key: nextKey++, item, ready: false }
+    const layer: SlideLayer = { key: nextKey++, item, ready: false, still }
     layers.value = [...withoutPending, layer]
     loadTimer = setTimeout(() => failed(layer.key), LOAD_TIMEOUT_MS)
   }
@@ -156,6 +259,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     clearTimeout(loadTimer)
     consecutiveFailures = 0
     slidesSinceInvite++
+    slidesSinceInterlude++
     // Only the slide on screen until now stays, to fade out under this one: never more than three alive.
     const index = layers.value.findIndex(candidate => candidate.key === key)
     const leaving = layers.value.slice(0, index).filter(candidate => candidate.ready).slice(-1)
@@ -166,8 +270,8 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       if (index > 0) layers.value = layers.value.slice(index)
     }, FADE_MS)
     clearTimeout(showTimer)
-    if (layer.item.kind === 'photo') {
-      showTimer = setTimeout(advance, photoMs)
+    if (layer.item.kind === 'photo' || layer.still) {
+      showTimer = setTimeout(advance, holdMs(photoMs, layer.item.message))
     }
     else {
       // Videos play to their end ('ended' calls `ended`); this only guards against a stream that never ends.
@@ -209,14 +313,17 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   onMounted(() => {
     running = true
     window.addEventListener('online', onOnline)
+    navigator.serviceWorker?.addEventListener('message', onWorkerMessage)
     void poll()
   })
   onBeforeUnmount(() => {
     running = false
     window.removeEventListener('online', onOnline)
-    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer, inviteTimer]) clearTimeout(timer)
+    navigator.serviceWorker?.removeEventListener('message', onWorkerMessage)
+    for (const timer of [showTimer, loadTimer, cleanupTimer, pollTimer, inviteTimer, countTimer, interludeTimer]) clearTimeout(timer)
     layers.value = []
   })
 
-  return { layers, current, currentItem, poolSize, online, loadedOnce, inviting, ready, ended, failed, held: () => rotation.held }
+  const savedCount = computed(() => saved.value.size)
+  return { layers, current, currentItem, poolSize, online, savedCount, loadedOnce, inviting, interludeId, ready, ended, failed, held: () => rotation.held }
 }

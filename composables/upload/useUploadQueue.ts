@@ -1,29 +1,33 @@
-import { computed, markRaw, reactive, ref } from 'vue'
+import { computed, effectScope, markRaw, reactive, ref, watch } from 'vue'
 import { ErrorCode } from '#shared/errors'
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
 import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
-import { isAbort } from './abort'
-import { isOffline, wakeSleepers } from './backoff'
-import { prepareUploadSync, requestUploadSync } from './background-sync'
-import { pickedTwiceCheck } from './duplicates'
-import { bytesOfDoneParts, toRecord, type QueueItem } from './item'
-import { withItemLock } from './item-lock'
-import { checkMediaFile } from './media-checks'
-import { pageTransfer } from './page-transfer'
-import { catchUp, isUnsent, markFailed, markSent, recordSent } from './senders'
-import * as store from './store'
-import { makeThumbnail } from './thumbnail'
-import { summarize } from './summary'
-import { transferUpload } from './transfer'
-import { deleteSentUpload, postJson } from './transport'
-import { undoLeftMs } from './undo'
+import { isAbort } from '~/upload-client/abort'
+import { isOffline, wakeSleepers } from '~/upload-client/backoff'
+import { prepareUploadSync, requestUploadSync } from '~/upload-client/background-sync'
+import { pickedTwiceCheck } from '~/upload-client/duplicates'
+import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item'
+import { withItemLock } from '~/upload-client/item-lock'
+import { checkMediaFile } from '~/upload-client/media-checks'
+import { pageTransfer } from '~/upload-client/page-transfer'
+import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
+import * as store from '~/upload-client/store'
+import { makeThumbnail } from '~/upload-client/thumbnail'
+import { summarize } from '~/upload-client/summary'
+import { transferUpload } from '~/upload-client/transfer'
+import { deleteSentUpload, patchSentUpload, postJson } from '~/upload-client/transport'
+import { undoLeftMs } from '~/upload-client/undo'
 
 export interface RefusedFile { name: string, reason: string }
 
 /** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
 const FILE_CONCURRENCY = 2
+/** Sending, online, and no byte moved for this long: the guest is told the server does not answer. */
+const STALL_MS = 10_000
+/** How often the queue looks for that. */
+const STALL_CHECK_MS = 1000
 /** Finished rows from an earlier visit are forgotten after this long. */
 const FINISHED_KEPT_MS = 12 * 3600_000
 
@@ -59,6 +63,13 @@ function createQueue() {
   const removed = new Set<string>()
   let started = false
   const pickedTwice = pickedTwiceCheck(() => items.value, running)
+  /** The name and message in the page's fields: files picked from now on take them. */
+  const words = { author: '', message: '' }
+  /** Files whose words changed while their init may have been on its way: told again once sent. */
+  const wordsChangedMeanwhile = new Set<string>()
+  /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
+  const pickedFiles = new Map<string, string>()
+  const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
 
   async function persist(item: QueueItem) {
     if (removed.has(item.key)) return
@@ -69,13 +80,14 @@ function createQueue() {
     return items.value.find(item => item.key === key)
   }
 
-  function attachThumbnail(item: QueueItem) {
-    if (!item.file) return
-    void makeThumbnail(item.file, item.kind).then((url) => {
-      if (!url) return
-      if (removed.has(item.key)) URL.revokeObjectURL(url)
-      else item.thumbUrl = url
-    })
+  /** The row's thumbnail: the one kept with the queue, else made from the file (and kept). */
+  async function attachThumbnail(item: QueueItem) {
+    let thumbnail = await store.loadThumbnail(item.key)
+    if (!thumbnail && item.file) {
+      thumbnail = await makeThumbnail(item.file, item.kind)
+      if (thumbnail && !removed.has(item.key)) await store.saveThumbnail(item.key, thumbnail)
+    }
+    if (thumbnail && !removed.has(item.key)) item.thumbUrl = URL.createObjectURL(thumbnail)
   }
 
   /** Files the service worker could still send for this page once it is closed. */
@@ -108,10 +120,11 @@ function createQueue() {
     item.error = null
     try {
       await withItemLock(item.key, () => send(item, controller.signal), { signal: controller.signal })
+      if (wordsChangedMeanwhile.delete(item.key)) await sendWords(item)
     }
     catch (error) {
       if (!isAbort(error)) {
-        markFailed(item, error)
+        markFailed(item, error, t)
         await persist(item)
         // No answer came: the worker may send it later, without this page.
         if (error instanceof ApiError && error.status === null) syncIfUnsent()
@@ -167,14 +180,16 @@ function createQueue() {
       else if (record.error && record.errorFinal) {
         item.phase = 'error'
       }
-      else if (record.submitted) {
+      else {
+        // Files go as soon as they are picked; one kept from a page that still waited for a send button goes now.
+        item.submitted = true
         item.phase = 'queued'
         item.error = null
         item.sentBytes = record.uploadType === 'multipart' ? bytesOfDoneParts(item) : 0
         resumed++
       }
       items.value.push(item)
-      attachThumbnail(item)
+      void attachThumbnail(item)
     }
     resumedCount.value = resumed
     restored.value = true
@@ -213,45 +228,72 @@ function createQueue() {
     void restore()
   }
 
-  /** Checks picked files and adds the acceptable ones, waiting for the send button; answers the refused ones. */
-  async function addFiles(files: File[], limits: EventLimits): Promise<RefusedFile[]> {
+  /**
+   * Checks picked files and starts sending the acceptable ones at once, with the words the page's
+   * fields hold now (a guest who picks and puts the phone away sends them); answers the refused ones.
+   */
+  /**
+   * Adds picked files, which start at once with the words given for them: by default the page's
+   * current name and message; a recording sends its own (a voice message carries no photo caption).
+   */
+  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
     const refused: RefusedFile[] = []
     for (const file of files) {
-      const check = await checkMediaFile(file, limits)
+      const earlier = pickedFiles.get(identityOf(file))
+      if (earlier && find(earlier)) continue
+      const check = await checkMediaFile(file, limits, t)
       if (!check.ok) {
         refused.push({ name: file.name, reason: check.reason })
         continue
       }
       const item = reactive<QueueItem>({
         key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
-        durationSec: check.durationSec, author: '', message: '', addedAt: Date.now(), submitted: false,
+        durationSec: check.durationSec, author: cleanText(attached.author, AUTHOR_MAX_LENGTH), message: cleanText(attached.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
         uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
         hash: null, duplicate: false, undo: null,
         // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
-        file: markRaw(file), phase: 'waiting', sentBytes: 0, thumbUrl: null,
+        file: markRaw(file), phase: 'queued', sentBytes: 0, thumbUrl: null,
       }) as QueueItem
       items.value.push(item)
-      attachThumbnail(item)
+      pickedFiles.set(identityOf(file), item.key)
+      void attachThumbnail(item)
       // The record first, then the bytes: a record whose file never arrived is reported, not lost silently.
       if (!(await store.saveRecord(toRecord(item))) || !(await store.saveFile(item.key, file))) storageOk.value = false
+      // The first file goes while the others are still being checked.
+      pump()
     }
+    if (isOffline()) syncIfUnsent()
     return refused
   }
 
-  /** The send button: every waiting file goes, with the author and message given now. */
-  function submit(author: string, message: string) {
-    const cleanAuthor = cleanText(author, AUTHOR_MAX_LENGTH)
-    const cleanMessage = cleanText(message, MESSAGE_MAX_LENGTH)
-    for (const item of items.value) {
-      if (item.phase !== 'waiting') continue
-      item.author = cleanAuthor
-      item.message = cleanMessage
-      item.submitted = true
-      item.phase = 'queued'
-      void persist(item)
+  /** Tells the server this file's words, while this device may still (its undo window); best effort. */
+  async function sendWords(item: QueueItem) {
+    if (!item.uploadId || !item.undo || item.duplicate || (item.done && undoLeftMs(item) === 0)) return
+    try {
+      await patchSentUpload(item.uploadId, item.undo.token, { author: item.author, message: item.message })
     }
-    if (isOffline()) syncIfUnsent()
-    pump()
+    catch {
+      // The photo is what matters: words that could not follow it are not worth a failure row.
+    }
+  }
+
+  /**
+   * The page's name and message changed: files picked from now on take them, and so do the files
+   * already on the page that this device can still change (through init if it has not gone yet,
+   * else an edit with the upload's undo token while its window lasts).
+   */
+  function setWords(author: string, message: string) {
+    words.author = cleanText(author, AUTHOR_MAX_LENGTH)
+    words.message = cleanText(message, MESSAGE_MAX_LENGTH)
+    for (const item of items.value) {
+      if (item.duplicate || item.errorFinal || (item.done && undoLeftMs(item) === 0)) continue
+      if (item.author === words.author && item.message === words.message) continue
+      item.author = words.author
+      item.message = words.message
+      void persist(item)
+      if (item.uploadId) void sendWords(item)
+      else if (running.has(item.key)) wordsChangedMeanwhile.add(item.key)
+    }
   }
 
   /** Stops a file, forgets it here and tells the server to drop what it received. */
@@ -273,10 +315,11 @@ function createQueue() {
   /**
    * "Remover": takes back an upload this device sent, while its window lasts. The row goes once
    * the server removed it (or had already); a refusal (window over) leaves the row, without the button.
+   * Answers whether it was removed.
    */
-  async function removeSent(key: string) {
+  async function removeSent(key: string): Promise<boolean> {
     const item = find(key)
-    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return
+    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return false
     try {
       await deleteSentUpload(item.uploadId, item.undo.token)
     }
@@ -285,13 +328,14 @@ function createQueue() {
         if (error instanceof ApiError && error.status !== null) item.undo = null
         item.error = error instanceof ApiError && error.code === ErrorCode.UNDO_EXPIRED ? t.item.undoExpired : t.item.undoFailed
         await persist(item)
-        return
+        return false
       }
     }
     removed.add(key)
     items.value = items.value.filter(other => other.key !== key)
     if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
     await store.remove(key)
+    return true
   }
 
   function retry(key: string) {
@@ -315,16 +359,44 @@ function createQueue() {
     }
   }
 
-  const waitingCount = computed(() => items.value.filter(item => item.phase === 'waiting').length)
   const busy = computed(() => items.value.some(item => ['queued', 'sending', 'paused', 'retrying', 'finishing'].includes(item.phase)))
   const allDone = computed(() => items.value.length > 0 && items.value.every(item => item.done))
-  const doneCount = computed(() => items.value.filter(item => item.done).length)
+  /** Files new to the gallery, and files whose bytes it already had ("Já enviada"): said apart. */
+  const doneCount = computed(() => items.value.filter(item => item.done && !item.duplicate).length)
+  const alreadyCount = computed(() => items.value.filter(item => item.done && item.duplicate).length)
   const awaitingApproval = computed(() => items.value.some(item => item.done && item.status === 'pending'))
   const summary = computed(() => summarize(items.value, online.value))
 
+  /**
+   * Sending while online, yet no byte moved (and no file finished) for STALL_MS: a server or a
+   * network that accepts connections and never answers. The transfers retry on their own; the
+   * guest is told, instead of a percentage that silently stands still.
+   */
+  const stalled = ref(false)
+  let lastMoved = Date.now()
+  let stallTimer: ReturnType<typeof setInterval> | undefined
+  // The queue outlives the page that first asked for it (one per tab): its watchers belong to no component.
+  if (typeof window !== 'undefined') {
+    effectScope(true).run(() => {
+      watch(() => [summary.value.sentBytes, summary.value.done, summary.value.state], () => {
+        lastMoved = Date.now()
+        stalled.value = false
+      })
+      watch(() => summary.value.state === 'sending' && online.value, (sending) => {
+        clearInterval(stallTimer)
+        stalled.value = false
+        if (!sending) return
+        lastMoved = Date.now()
+        stallTimer = setInterval(() => {
+          stalled.value = Date.now() - lastMoved >= STALL_MS
+        }, STALL_CHECK_MS)
+      })
+    })
+  }
+
   return {
-    items, online, storageOk, resumedCount, restored, waitingCount, busy, allDone, doneCount, awaitingApproval, summary,
-    start, addFiles, submit, cancel, retry, clearFinished, removeSent,
+    items, online, storageOk, resumedCount, restored, busy, allDone, doneCount, alreadyCount, awaitingApproval, summary, stalled,
+    start, addFiles, setWords, cancel, retry, clearFinished, removeSent,
   }
 }
 

@@ -1,5 +1,8 @@
 export default defineEventHandler(async (event) => {
-  const tag = dataTag({ answer: 'stats', versions: await readDataVersions(), dependsOn: ['public'] })
+  const versions = await readDataVersions()
+  const settings = await eventSettingsAt(versions)
+  await requireGalleryAccess(event, settings)
+  const tag = dataTag({ answer: 'stats', versions, dependsOn: ['public'], query: galleryTagInputs(settings) })
   if (notModified(event, tag, 'public')) return null
   return publicStats()
 })

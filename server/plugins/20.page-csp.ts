@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { isSlideshowAddress } from '#shared/slideshow'
 
 /**
  * A fresh nonce per rendered page, put on every script tag Nuxt writes (its inline config and
@@ -14,8 +15,7 @@ export default defineNitroPlugin((nitroApp) => {
     html.bodyPrepend = html.bodyPrepend.map(withNonce)
     html.body = html.body.map(withNonce)
     html.bodyAppend = html.bodyAppend.map(withNonce)
-    const url = getRequestURL(event)
-    const embeddable = url.pathname === '/galeria' && url.searchParams.get('slideshow') === '1'
+    const embeddable = isSlideshowAddress(getRequestURL(event))
     setResponseHeader(event, 'content-security-policy', pageContentSecurityPolicy(nonce, embeddable))
   })
 })

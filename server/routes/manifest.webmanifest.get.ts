@@ -11,8 +11,8 @@ export default defineEventHandler(async (event) => {
   const query = await readQueryAs(event, manifestQuerySchema)
   // Outside /api, so the API middleware has not made the database ready for it.
   await dbReadyForRequest()
-  const { coupleNames } = await getEventSettings()
+  const { coupleNames, language } = await getEventSettings()
   setResponseHeader(event, 'content-type', 'application/manifest+json; charset=utf-8')
   setResponseHeader(event, 'cache-control', 'no-cache')
-  return query.tela ? slideshowManifest(coupleNames) : webAppManifest(coupleNames)
+  return query.tela ? slideshowManifest(coupleNames, language) : webAppManifest(coupleNames, language)
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { normaliseEmail } from '#shared/schemas/auth'
+import { parseProxyAddresses } from './http/trusted-proxy'
 
 const emailList = z.string()
   .transform(value => value.split(',').map(normaliseEmail).filter(Boolean))
@@ -27,6 +28,8 @@ const configSchema = z.object({
   TURNSTILE_VERIFY_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   /** Header a trusted reverse proxy sets with the client's address (e.g. x-forwarded-for). */
   TRUST_PROXY: z.string().trim().toLowerCase().regex(/^[a-z0-9-]+$/).optional(),
+  /** The proxies' own addresses (IPs, CIDRs, comma-separated): forwarded headers from anyone else are ignored. */
+  TRUST_PROXY_FROM: z.string().trim().refine(value => parseProxyAddresses(value) !== null, 'comma-separated IP addresses or CIDR ranges').optional(),
   /** Lifetime of presigned upload URLs; short in tests that exercise expiry. */
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(15 * 60),
   /** Records initialised but never confirmed are removed, with their bytes, after this long. */
@@ -49,6 +52,11 @@ let cached: AppConfig | undefined
 
 /** Presets that run as one long-lived process with a disk that outlives a request. */
 export const LONG_RUNNING_PRESETS = new Set(['node-server', 'node-cluster', 'node', 'nitro-dev', 'nitro-prerender'])
+
+/** Whether this build runs as one long-lived process (a timer can run the sweeper) or serverless. */
+export function isLongRunningPreset(): boolean {
+  return import.meta.dev || LONG_RUNNING_PRESETS.has(String(import.meta.preset ?? ''))
+}
 
 /**
  * Names of the variables that are missing or invalid, with the reason, or the parsed config.

@@ -12,10 +12,9 @@ import { Mutex, withTimeout, type MutexInterface } from 'async-mutex'
  * Worse, the statement that failed stays unreset on its pooled connection (libsql 0.5 resets a
  * statement only when it is garbage-collected): the next transaction there fails "cannot commit
  * transaction - SQL statements in progress", its connection is dropped still holding the write
- * lock, and every writer gets SQLITE_BUSY until the garbage collector runs. Issue 16 met it when the
- * admin's session check stopped yielding to the thread pool: two admin writes then started in one
- * tick, and the admin-volume browser test failed 5 runs of 5 with 503s for 15 s after a bulk
- * approve; a ten-line script with four concurrent transactions hangs the same way.
+ * lock, and every writer gets SQLITE_BUSY until the garbage collector runs. Two admin writes that
+ * start in one tick are enough (an answer from memory yields to nothing in between): a bulk approve
+ * then left 503s for 15 s, and a ten-line script with four concurrent transactions hangs the same way.
  *
  * So one transaction, write batch or write statement at a time, the others waiting here without
  * blocking anything; reads never wait (WAL lets them run beside a writer). A turn not given within

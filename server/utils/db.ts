@@ -6,6 +6,8 @@ import * as schema from '../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { applyMigrations } from './migrations'
 import { withWriteTurns } from './db-write-turns'
+import { useConfig } from './config'
+import { apiError } from './http/errors'
 
 export type Db = LibSQLDatabase<typeof schema>
 /** What a `useDb().transaction(…)` callback gets: queries that commit or roll back together. */

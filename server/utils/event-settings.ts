@@ -1,25 +1,65 @@
-import { eq } from 'drizzle-orm'
-import { eventSettings, uploads, type EventSettingsRow } from '../../db/schema'
-import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
-import type { Db } from './db'
+import { randomBytes } from 'node:crypto'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { eventSettings, uploads, type EventSettingsRow, isPublicUpload } from '../../db/schema'
+import { revealIssue, type AdminEventConfig, type EventPatch, type PublicEventInfo } from '#shared/schemas/event'
+import type { Db, DbTransaction } from './db'
+import { invalidRequest } from './http/errors'
+import { publicMediaUrls } from './storage/media-urls'
+import { useDb } from './db'
 
 const SETTINGS_ID = 1
+
+/** A fresh venue screen key: 128 random bits, URL-safe. */
+export function newScreenKey(): string {
+  return randomBytes(16).toString('base64url')
+}
 
 /** The single configuration row, created with the contract's defaults on first use. */
 export async function getEventSettings(db: Db = useDb()): Promise<EventSettingsRow> {
   const row = await db.select().from(eventSettings).where(eq(eventSettings.id, SETTINGS_ID)).get()
-  if (row) return row
-  await db.insert(eventSettings).values({ id: SETTINGS_ID, updatedAt: new Date() }).onConflictDoNothing()
+  if (row?.screenKey) return row
+  if (!row) await db.insert(eventSettings).values({ id: SETTINGS_ID, screenKey: newScreenKey(), updatedAt: new Date() }).onConflictDoNothing()
+  // A row from before the screen key gets its own once; a concurrent first read keeps the winner's.
+  else await db.update(eventSettings).set({ screenKey: newScreenKey() }).where(and(eq(eventSettings.id, SETTINGS_ID), isNull(eventSettings.screenKey)))
   return (await db.select().from(eventSettings).where(eq(eventSettings.id, SETTINGS_ID)).get())!
 }
 
-export async function updateEventSettings(patch: EventPatch & { coverUploadId?: string | null }): Promise<EventSettingsRow> {
-  await getEventSettings()
+type SettingsChange = Omit<EventPatch, 'revealAt'> & { revealAt?: string | null, coverUploadId?: string | null }
+
+/**
+ * Applies a change. A reveal needs its moment: the configuration as it would be afterwards is
+ * checked (either field may come alone), and refused whole with 400 INVALID_REQUEST.
+ */
+export async function updateEventSettings(patch: SettingsChange): Promise<EventSettingsRow> {
+  const current = await getEventSettings()
+  const { revealAt, ...rest } = patch
+  const next = {
+    galleryMode: rest.galleryMode ?? current.galleryMode,
+    revealAt: revealAt === undefined ? current.revealAt : revealAt === null ? null : new Date(revealAt),
+  }
+  const issue = revealIssue(next)
+  if (issue) throw invalidRequest([issue])
   const [row] = await useDb().update(eventSettings)
-    .set({ ...patch, updatedAt: new Date() })
+    .set({ ...rest, ...(revealAt === undefined ? {} : { revealAt: next.revealAt }), updatedAt: new Date() })
     .where(eq(eventSettings.id, SETTINGS_ID))
     .returning()
   return row!
+}
+
+/** Replaces the venue screen key: every screen holding the old one falls back to what guests see. */
+export async function rotateScreenKey(): Promise<EventSettingsRow> {
+  await getEventSettings()
+  const [row] = await useDb().update(eventSettings)
+    .set({ screenKey: newScreenKey(), updatedAt: new Date() })
+    .where(eq(eventSettings.id, SETTINGS_ID))
+    .returning()
+  return row!
+}
+
+/** The cover may only be an approved photo: unsetting it goes with rejecting or deleting it. */
+export async function clearCoverOf(tx: DbTransaction, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return
+  await tx.update(eventSettings).set({ coverUploadId: null, updatedAt: now }).where(inArray(eventSettings.coverUploadId, ids))
 }
 
 export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
@@ -30,19 +70,31 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     allowVideos: row.allowVideos,
     maxVideoDurationSec: row.maxVideoDurationSec,
     moderation: row.moderation,
+    allowAudio: row.allowAudio,
+    maxAudioDurationSec: row.maxAudioDurationSec,
+    language: row.language,
     coverUploadId: row.coverUploadId,
+    galleryMode: row.galleryMode,
+    revealAt: row.revealAt?.toISOString() ?? null,
+    galleryPin: row.galleryPin,
+    guestDownloads: row.guestDownloads,
+    maxUploadsPerGuest: row.maxUploadsPerGuest,
+    screenKey: row.screenKey!,
+    screenInClosedMode: row.screenInClosedMode,
     updatedAt: row.updatedAt.toISOString(),
   }
 }
 
 export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEventInfo> {
-  const { coverUploadId, updatedAt: _updatedAt, ...rest } = toAdminEventConfig(row)
+  const {
+    coverUploadId, updatedAt: _updatedAt, galleryPin, screenKey: _screenKey, screenInClosedMode: _screen, ...rest
+  } = toAdminEventConfig(row)
   let cover: PublicEventInfo['cover'] = null
   if (coverUploadId) {
     const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
     // A photo shows once its display image exists (moments after the upload).
-    const urls = upload?.status === 'approved' ? publicMediaUrls(upload) : null
+    const urls = upload && isPublicUpload(upload) ? publicMediaUrls(upload) : null
     if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl, thumb2xUrl: urls.thumb2xUrl }
   }
-  return { ...rest, cover }
+  return { ...rest, galleryPinRequired: galleryPin !== null, cover }
 }

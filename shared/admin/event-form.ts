@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { ModerationMode } from '#shared/enums'
+import type { GalleryMode, Language, ModerationMode } from '#shared/enums'
 import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#shared/schemas/event'
 
 /*
@@ -10,11 +10,11 @@ import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#share
 
 export const BYTES_PER_MB = 1024 * 1024
 
-const { maxFileSizeBytes, maxVideoDurationSec } = eventPatchSchema.shape
+const { maxFileSizeBytes, maxVideoDurationSec, maxAudioDurationSec, maxUploadsPerGuest } = eventPatchSchema.shape
 
 /** A number field's bound as the schema declares it (`.min()` / `.max()`). */
-function boundOf(field: z.ZodOptional<z.ZodNumber>, side: 'min' | 'max'): number {
-  const bound = side === 'min' ? field.unwrap().minValue : field.unwrap().maxValue
+function boundOf(number: z.ZodNumber, side: 'min' | 'max'): number {
+  const bound = side === 'min' ? number.minValue : number.maxValue
   if (bound === null) throw new Error(`the event schema declares no ${side} for this field`)
   return bound
 }
@@ -25,9 +25,23 @@ function boundOf(field: z.ZodOptional<z.ZodNumber>, side: 'min' | 'max'): number
  * negative" (the schema's one byte is no bound worth a spinner step).
  */
 export const eventFieldBounds = {
-  maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes, 'max') / BYTES_PER_MB },
-  maxVideoDurationSec: { min: boundOf(maxVideoDurationSec, 'min'), max: boundOf(maxVideoDurationSec, 'max') },
+  maxFileSizeMb: { min: 0, max: boundOf(maxFileSizeBytes.unwrap(), 'max') / BYTES_PER_MB },
+  maxVideoDurationSec: { min: boundOf(maxVideoDurationSec.unwrap(), 'min'), max: boundOf(maxVideoDurationSec.unwrap(), 'max') },
+  maxAudioDurationSec: { min: boundOf(maxAudioDurationSec.unwrap(), 'min'), max: boundOf(maxAudioDurationSec.unwrap(), 'max') },
+  maxUploadsPerGuest: { min: boundOf(maxUploadsPerGuest.unwrap().unwrap(), 'min'), max: boundOf(maxUploadsPerGuest.unwrap().unwrap(), 'max') },
 } as const
+
+const pad = (value: number) => String(value).padStart(2, '0')
+
+/**
+ * A moment as a `datetime-local` input shows it, in this browser's time zone (the admin's, at or
+ * near the venue: the event keeps no zone of its own), to the minute.
+ */
+export function localDateTimeOf(iso: string | null): string {
+  if (!iso) return ''
+  const date = new Date(iso)
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
 
 /** What the configuration form edits: the size limit in MB (as typed), the date as the date input gives it. */
 export interface EventFormValues {
@@ -37,6 +51,18 @@ export interface EventFormValues {
   allowVideos: boolean
   maxVideoDurationSec: number | string
   moderation: ModerationMode
+  allowAudio: boolean
+  maxAudioDurationSec: number | string
+  galleryMode: GalleryMode
+  /** As the `datetime-local` input gives it ('' for none). */
+  revealAt: string
+  /** '' for none. */
+  galleryPin: string
+  guestDownloads: boolean
+  /** '' for no limit. */
+  maxUploadsPerGuest: number | string
+  screenInClosedMode: boolean
+  language: Language
 }
 
 export type EventField = keyof NonNullable<EventPatch>
@@ -50,6 +76,15 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
     allowVideos: config.allowVideos,
     maxVideoDurationSec: config.maxVideoDurationSec,
     moderation: config.moderation,
+    allowAudio: config.allowAudio,
+    maxAudioDurationSec: config.maxAudioDurationSec,
+    galleryMode: config.galleryMode,
+    revealAt: localDateTimeOf(config.revealAt),
+    galleryPin: config.galleryPin ?? '',
+    guestDownloads: config.guestDownloads,
+    maxUploadsPerGuest: config.maxUploadsPerGuest ?? '',
+    screenInClosedMode: config.screenInClosedMode,
+    language: config.language,
   }
 }
 
@@ -57,6 +92,18 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
 function toNumber(value: number | string): number {
   if (typeof value === 'number') return value
   return value.trim() === '' ? Number.NaN : Number(value.replace(',', '.'))
+}
+
+/**
+ * The reveal moment to send: the saved one while the input still shows it (the input drops
+ * seconds), else the typed local time as an ISO instant ('' clears it; a half-typed one stays
+ * text, which the schema refuses).
+ */
+function revealAtOf(typed: string, saved: string | null): string | null {
+  if (typed === localDateTimeOf(saved)) return saved
+  if (typed === '') return null
+  const date = new Date(typed)
+  return Number.isNaN(date.getTime()) ? typed : date.toISOString()
 }
 
 /**
@@ -72,10 +119,19 @@ export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): 
     allowVideos: values.allowVideos,
     maxVideoDurationSec: toNumber(values.maxVideoDurationSec),
     moderation: values.moderation,
+    allowAudio: values.allowAudio,
+    maxAudioDurationSec: toNumber(values.maxAudioDurationSec),
+    galleryMode: values.galleryMode,
+    revealAt: revealAtOf(values.revealAt, saved.revealAt),
+    galleryPin: values.galleryPin.trim() === '' ? null : values.galleryPin.trim(),
+    guestDownloads: values.guestDownloads,
+    maxUploadsPerGuest: String(values.maxUploadsPerGuest).trim() === '' ? null : toNumber(values.maxUploadsPerGuest),
+    screenInClosedMode: values.screenInClosedMode,
+    language: values.language,
   }
   const patch: Record<string, unknown> = {}
   for (const [field, value] of Object.entries(candidate) as [EventField, unknown][]) {
-    if (!Object.is(value, saved[field])) patch[field] = value
+    if (!Object.is(value, saved[field as keyof AdminEventConfig])) patch[field] = value
   }
   return patch
 }

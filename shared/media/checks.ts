@@ -1,6 +1,6 @@
 import type { MediaKind } from '#shared/enums'
 import { ACCEPTED_TYPES, kindOfContentType } from '#shared/limits'
-import { ptBR, type Messages } from '#shared/messages/pt-BR'
+import type { Messages } from '#shared/messages/pt-BR'
 import type { PublicEventInfo } from '#shared/schemas/event'
 import { blobReader, readMp4Duration } from '#shared/media/mp4-duration'
 
@@ -14,6 +14,7 @@ export type MediaCheck
     | { ok: false, reason: string }
 
 export type EventLimits = Pick<PublicEventInfo, 'maxFileSizeBytes' | 'allowVideos' | 'maxVideoDurationSec'>
+  & Partial<Pick<PublicEventInfo, 'allowAudio' | 'maxAudioDurationSec'>>
 
 /**
  * Browsers leave `type` empty, or use an alias, for some files a phone makes (HEIC from a file
@@ -51,8 +52,9 @@ export const readDurationFromHeader: DurationReader = file => readMp4Duration(bl
 export async function checkMediaFile(
   file: File,
   limits: EventLimits,
-  readDuration: DurationReader = readDurationFromHeader,
-  messages: Messages = ptBR,
+  readDuration: DurationReader,
+  // The page's language: passed in, so this module brings no language of its own into the page.
+  messages: Messages,
 ): Promise<MediaCheck> {
   const t = messages.refusal
   const contentType = contentTypeOf(file)
@@ -64,6 +66,9 @@ export async function checkMediaFile(
   if (kind === 'photo') return { ok: true, contentType, kind, durationSec: null }
   const durationSec = await readDuration(file)
   if (durationSec === null) return { ok: false, reason: t.durationUnreadable }
-  if (durationSec > limits.maxVideoDurationSec) return { ok: false, reason: t.tooLong(durationSec, limits.maxVideoDurationSec) }
+  // A spoken guestbook message (the recorder's), against the event's own audio limits.
+  const maxDurationSec = kind === 'audio' ? limits.maxAudioDurationSec ?? limits.maxVideoDurationSec : limits.maxVideoDurationSec
+  if (kind === 'audio' && limits.allowAudio === false) return { ok: false, reason: t.unsupported }
+  if (durationSec > maxDurationSec) return { ok: false, reason: t.tooLong(durationSec, maxDurationSec) }
   return { ok: true, contentType, kind, durationSec }
 }

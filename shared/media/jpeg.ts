@@ -5,6 +5,8 @@
  * orientation in its first bytes.
  */
 
+import { JpegTables } from './jpeg-tables'
+
 export type StructureRefusal = 'wrong-format' | 'metadata' | 'truncated'
 
 export type JpegStructure
@@ -61,13 +63,14 @@ function endOfScan(bytes: Uint8Array, from: number): number {
  * describe the pixels: DQT, DHT, DRI, one Huffman frame (SOF0–2, 8-bit, grey or YCbCr), scans,
  * a plain JFIF APP0 and a plain Adobe APP14. Every other APPn (EXIF, XMP, ICC, MPF…), a comment,
  * or any byte after EOI is metadata, or room for it: refused. Trailing bytes get no slack:
- * browsers' canvases and libjpeg/mozjpeg end exactly at EOI.
+ * browsers' canvases and libjpeg/mozjpeg end exactly at EOI. The tables and scan headers
+ * themselves are bounded to what an encoder writes (JpegTables).
  */
 export function readJpegStructure(bytes: Uint8Array): JpegStructure {
   if (!isJpeg(bytes)) return { ok: false, reason: 'wrong-format' }
   let at = 2
   let frame: { width: number, height: number } | null = null
-  let scans = 0
+  const tables = new JpegTables()
   for (;;) {
     if (at >= bytes.length) return { ok: false, reason: 'truncated' }
     if (bytes[at] !== 0xFF) return { ok: false, reason: 'wrong-format' }
@@ -77,9 +80,10 @@ export function readJpegStructure(bytes: Uint8Array): JpegStructure {
     const marker = bytes[at]!
     at++
     if (marker === EOI) {
-      if (!frame || scans === 0) return { ok: false, reason: 'wrong-format' }
+      if (!frame || tables.scans === 0) return { ok: false, reason: 'wrong-format' }
       if (at !== bytes.length) return { ok: false, reason: 'metadata' }
-      return { ok: true, ...frame }
+      const unused = tables.complete()
+      return unused ? { ok: false, reason: unused } : { ok: true, ...frame }
     }
     if (at + 2 > bytes.length) return { ok: false, reason: 'truncated' }
     const length = u16(bytes, at)
@@ -87,8 +91,13 @@ export function readJpegStructure(bytes: Uint8Array): JpegStructure {
     const data = at + 2
     const end = at + length
     if (end > bytes.length) return { ok: false, reason: 'truncated' }
-    if (marker === DQT || marker === DHT || marker === DRI) {
-      // Tables: needed to decode, carry nothing else.
+    if (marker === DQT || marker === DHT) {
+      const refusal = marker === DQT ? tables.quantisation(bytes, data, end) : tables.huffman(bytes, data, end)
+      if (refusal) return { ok: false, reason: refusal }
+    }
+    else if (marker === DRI) {
+      // The restart interval: two bytes, nothing else.
+      if (length !== 4) return { ok: false, reason: 'wrong-format' }
     }
     else if (PLAIN_FRAMES.has(marker)) {
       if (frame || length < 8) return { ok: false, reason: 'wrong-format' }
@@ -96,12 +105,15 @@ export function readJpegStructure(bytes: Uint8Array): JpegStructure {
       const components = bytes[data + 5]!
       if (precision !== 8 || (components !== 1 && components !== 3) || length !== 8 + 3 * components) return { ok: false, reason: 'wrong-format' }
       frame = { height: u16(bytes, data + 1), width: u16(bytes, data + 3) }
+      const refusal = tables.frame(bytes, data, components, marker === 0xC2)
+      if (refusal) return { ok: false, reason: refusal }
     }
     else if (marker === SOS) {
       if (!frame) return { ok: false, reason: 'wrong-format' }
+      const refusal = tables.scan(bytes, data, length)
+      if (refusal) return { ok: false, reason: refusal }
       const next = endOfScan(bytes, end)
       if (next < 0) return { ok: false, reason: 'truncated' }
-      scans++
       at = next
       continue
     }

@@ -60,7 +60,7 @@ export function publicImageSize(original: Size, longSide: number): Size {
 
 /** How far the longest side may differ from the expected one: browsers round their resizes their own way. */
 const LONG_SIDE_SLACK_PX = 2
-/** Issue 15: the aspect ratio within 2 % of the original's once its orientation is applied. */
+/** A public image keeps the original's shape: its aspect ratio within 2 % once the orientation is applied. */
 const ASPECT_TOLERANCE = 0.02
 
 /**

@@ -6,33 +6,39 @@
  *
  * Pure: no Node or DOM API, only a ranged reader, so the page and the server run the same code.
  *
- * MP4 / QuickTime: top-level box headers are read one by one (the media data is never read, however
- * large, whether `moov` sits first or last); inside `moov` (and top-level `meta`/`udta`/`uuid`) only
- * the containers that can hold user data are descended. What is blanked:
+ * MP4 / QuickTime: top-level box headers are walked one after the other (the media data between
+ * them is never parsed, whether `moov` sits first or last), and every container a common reader
+ * looks into for user data is descended (see CONTAINERS; sample entries too). What is blanked:
  * - `©xyz` / `@xyz` (QuickTime user data, or an iTunes-style `ilst` item), 3GPP `loci`, and the
  *   dash-cam GPS logs exiftool knows (`gps `, `GPS `, `gps0`): renamed to `free`, payload zeroed,
  *   because a zero-filled `©xyz` would still read as a position of 0, 0;
- * - Apple's `meta` `keys` table: a key naming a location (`com.apple.quicktime.location.*`) gets
- *   a harmless name of the same length, and its value in `ilst` (an item typed by the key's 1-based
- *   index) becomes `free`; the other keys keep their indices, so the other values stay readable;
+ * - Apple's `meta` `keys` tables (all of them: exiftool reads the last, ffprobe the first): a key
+ *   naming a location (`com.apple.quicktime.location.*`) gets a harmless name of the same length,
+ *   and its value in `ilst` (an item typed by the key's 1-based index) becomes `free`; the other
+ *   keys keep their indices, so the other values stay readable;
+ * - a freeform `----` item whose `name` names a location, and any `ilst` item or QuickTime text
+ *   whose value reads as an ISO 6709 position, whatever it is called;
  * - XMP (`uuid` BE7ACFCB-97A9-42E8-9C71-999491E3AFAC, or QuickTime's `XMP_`) that mentions GPS or
  *   a location: the whole packet becomes `free` (there is nothing in it a player needs).
+ * A timed metadata track of positions (`camm`, `gpmd`, a located `mebx`) is refused instead:
+ * `location-track`.
  *
  * WebM / Matroska: no standard location element, but tags can carry one (ffmpeg copies a phone's
- * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location becomes a
- * `Void` element of the same total size. Segment children are walked by their headers; a Cluster of
- * unknown size (live recorders such as MediaRecorder write them) cannot be skipped without reading
- * every block, so the walk stops there and Tags further on are found through the SeekHead.
+ * `location` into a `LOCATION` tag). A `SimpleTag` whose `TagName` speaks of a location, or whose
+ * value is a position, and an Info title holding a position become `Void` elements of the same
+ * total size. Segment children are walked by their headers; a Cluster of unknown size (live
+ * recorders such as MediaRecorder write them) cannot be skipped without reading every block, so
+ * the walk stops there and Tags further on are found through the SeekHead.
  *
- * Reading is bounded. Top-level headers are small reads of their own (what lies between them, the
- * media data, is never read). A box whose insides are walked (`moov`, a top-level `udta`, `meta` or
- * XMP `uuid`) is read in slices aligned on it (1 MiB by default, so a typical moov is one or two
- * reads, even from S3), and never more than 16 MiB in all: a file whose metadata needs more is
- * answered `metadata-too-large` rather than passed unchecked; a 40 MB moov is not refused for its
- * size, since only the slices holding the headers of the boxes walked into are fetched. At most
- * `maxElements` headers are read.
+ * Reading is bounded, so that a crafted file costs a confirm a few storage requests, never tens
+ * of thousands. Every read goes through a windowed reader (windowed-reader.ts: a small file whole,
+ * else windows of 1 MiB growing while the walk steps forward, at most `maxReads` reads). A box
+ * whose insides are walked is read in slices aligned on it, never more than 16 MiB in all
+ * (`metadata-too-large`). At most `maxElements` box or element headers are read, and containers
+ * nest at most MAX_DEPTH deep (`too-complex`).
  */
 import type { ByteReader } from './mp4-duration'
+import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
 
 export type { ByteReader } from './mp4-duration'
 
@@ -47,10 +53,14 @@ export type VideoContainer = 'mp4' | 'matroska'
 /**
  * `no-moov`: an MP4/QuickTime file without a readable `moov` (not what it claims: confirm answers
  * 422 CONTENT_MISMATCH). `unreadable`: a box or element tree that breaks its own bounds, or a
- * Matroska file without a Segment. `metadata-too-large`: more metadata than the read cap. In all
- * three the file cannot be vouched for, so it must not be published as is.
+ * Matroska file without a Segment. `metadata-too-large`: more metadata than the read cap.
+ * `too-complex`: more box or element headers than `maxElements`, nesting deeper than
+ * `MAX_DEPTH`, or a structure that needs more reads than `maxReads`. In these four the file cannot
+ * be vouched for, so it must not be published as is. `location-track`: a timed metadata track
+ * that can carry positions sample by sample (Google's `camm`, GoPro's `gpmd`, an Apple `mebx`
+ * track whose keys name a location); its samples lie in the media data, which is not rewritten.
  */
-export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large'
+export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large' | 'too-complex' | 'location-track'
 
 export type LocationScan
   = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[] }
@@ -63,18 +73,26 @@ export interface LocationScanOptions {
   sliceSize?: number
   /** At most this many bytes are fetched in slices, in all. */
   maxMetadataBytes?: number
-  /** At most this many box or element headers are read. */
+  /** At most this many box or element headers are read (a real file has hundreds, a fragmented one a few thousand). */
   maxElements?: number
+  /** At most this many reads of the file (ranged GETs on S3), through a windowed reader (windowed-reader.ts). */
+  maxReads?: number
+  /** The windowed reader's first window, and its largest. */
+  window?: number
+  maxWindow?: number
+  /** A file of at most this many bytes is read whole, in one read. */
+  wholeFileBelow?: number
 }
 
 export const LOCATION_SCAN_LIMITS = {
   sliceSize: 1024 * 1024,
   maxMetadataBytes: 16 * 1024 * 1024,
-  maxElements: 100_000,
+  maxElements: 10_000,
+  maxReads: WINDOWED_READER_DEFAULTS.maxReads,
 } as const
 
-/** Container boxes deeper than this are not a real file's. */
-const MAX_DEPTH = 16
+/** Containers nested deeper than this (boxes, or Matroska SimpleTags) are not a real file's. */
+export const MAX_DEPTH = 64
 
 class ScanStop extends Error {
   constructor(readonly reason: LocationScanFailure) {
@@ -93,7 +111,7 @@ export function containerOfContentType(contentType: string): VideoContainer {
   return /webm|matroska/i.test(contentType) ? 'matroska' : 'mp4'
 }
 
-type ScanLimits = Required<Omit<LocationScanOptions, 'container'>>
+type ScanLimits = Required<Pick<LocationScanOptions, 'sliceSize' | 'maxMetadataBytes' | 'maxElements'>>
 
 /** Where headers and payloads are read from: the whole file, or one box of it. */
 interface ByteSource {
@@ -139,7 +157,7 @@ class BoundedFile implements ByteSource {
   }
 
   countHeader() {
-    if (++this.headers > this.limits.maxElements) throw new ScanStop('unreadable')
+    if (++this.headers > this.limits.maxElements) throw new ScanStop('too-complex')
   }
 
   count(bytes: number) {
@@ -157,6 +175,10 @@ class Region implements ByteSource {
   private readonly slices = new Map<number, Uint8Array>()
 
   constructor(private readonly file: BoundedFile, readonly start: number, readonly end: number) {}
+
+  countHeader() {
+    this.file.countHeader()
+  }
 
   async head(start: number, length: number): Promise<Uint8Array> {
     this.file.countHeader()
@@ -201,7 +223,10 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
     maxMetadataBytes: options.maxMetadataBytes ?? LOCATION_SCAN_LIMITS.maxMetadataBytes,
     maxElements: options.maxElements ?? LOCATION_SCAN_LIMITS.maxElements,
   }
-  const file = new BoundedFile(read, size, limits)
+  const windowed = windowedReader(read, size, {
+    maxReads: options.maxReads, window: options.window, maxWindow: options.maxWindow, wholeFileBelow: options.wholeFileBelow,
+  })
+  const file = new BoundedFile(windowed, size, limits)
   try {
     const container = options.container ?? (await isEbml(file) ? 'matroska' : 'mp4')
     const found = new Findings(limits.maxMetadataBytes)
@@ -211,6 +236,7 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
   }
   catch (error) {
     if (error instanceof ScanStop) return { ok: false, reason: error.reason }
+    if (error instanceof ReadBudgetExceeded) return { ok: false, reason: 'too-complex' }
     throw error
   }
 }
@@ -229,6 +255,8 @@ export function applyPatches(chunk: Uint8Array, chunkStart: number, patches: rea
 class Findings {
   readonly patches: BytePatch[] = []
   readonly removed: string[] = []
+  /** Indices of `keys` entries that name a location, in any `keys` table seen so far. */
+  readonly locationKeys = new Set<number>()
   constructor(private readonly maxPatchBytes: number) {}
 
   add(offset: number, bytes: Uint8Array, what: string) {
@@ -268,8 +296,20 @@ interface Box {
 
 /** Boxes whose whole payload is a position or a track of positions. */
 const LOCATION_BOXES = new Set(['\u00A9xyz', '@xyz', 'loci', 'gps ', 'GPS ', 'gps0'])
-/** Containers that hold user data; `mdia` (sample tables) and `mdat` are never descended. */
-const USER_DATA_CONTAINERS = new Set(['moov', 'trak', 'udta'])
+/**
+ * Every container a common reader walks for user data (ffmpeg reads a `udta` inside any of them,
+ * `mdia` and a fragment's `moof`/`traf` included); only their children's headers are read, never
+ * the sample tables or `mdat`.
+ */
+const CONTAINERS = new Set(['moov', 'trak', 'udta', 'mdia', 'minf', 'stbl', 'edts', 'dinf', 'mvex', 'moof', 'traf', 'tref', 'sinf', 'schi'])
+/** What a top-level box that does not fit in the file may not be: something the readers look into. */
+const LOOKED_INTO = new Set([...CONTAINERS, 'meta', 'ilst', 'keys', 'uuid', 'XMP_', ...LOCATION_BOXES])
+/** Sample entries of timed metadata that can carry positions in every sample. */
+const LOCATION_TRACKS = new Set(['camm', 'gpmd'])
+/** An ISO 6709 position as phones write it (latitude in 2 digits or more, longitude in 3), anywhere in a text. */
+const ISO6709_VALUE = /[+-]\d{2,}(?:\.\d+)?[+-]\d{3,}(?:\.\d+)?/
+/** `ilst` values read to look for a position in them: a position is short, cover art is not. */
+const MAX_ITEM_READ = 64 * 1024
 const XMP_UUID = 'be7acfcb97a942e89c71999491e3afac'
 
 function fourCC(bytes: Uint8Array, at: number): string {
@@ -302,7 +342,8 @@ async function readBox(source: ByteSource, offset: number, limit: number): Promi
     size = limit - offset
   }
   let userType = new Uint8Array(0)
-  if (type === 'uuid') {
+  // A `uuid` too short for its user type is a box like any other to the readers: they skip it.
+  if (type === 'uuid' && size >= headerSize + 16) {
     if (bytes.length < headerSize + 16) return null
     userType = bytes.slice(headerSize, headerSize + 16)
     headerSize += 16
@@ -330,9 +371,17 @@ async function scanMp4(file: BoundedFile, found: Findings): Promise<void> {
   let offset = 0
   let moovs = 0
   while (offset < file.size) {
-    // At the top, a header that does not fit ends the walk: a truncated tail or trailing junk.
+    // At the top, a header that does not fit ends the walk: a truncated tail or trailing junk;
+    // unless it names a box the readers look into, which they read as far as the file goes.
     const box = await readBox(file, offset, file.size)
-    if (!box) break
+    if (!box) {
+      const header = await file.head(offset, 8)
+      const type = header.length === 8 ? fourCC(header, 4) : ''
+      // A cut-off moov and no whole one before it: a file without a readable moov.
+      if (type === 'moov' && !moovs) throw new ScanStop('no-moov')
+      if (LOOKED_INTO.has(type)) throw new ScanStop('unreadable')
+      break
+    }
     if (box.type === 'moov') moovs++
     await visitBox(file.region(box.start, box.end), box, '', 0, found)
     offset = box.end
@@ -341,13 +390,16 @@ async function scanMp4(file: BoundedFile, found: Findings): Promise<void> {
 }
 
 async function visitBox(region: Region, box: Box, parent: string, depth: number, found: Findings): Promise<void> {
-  if (depth > MAX_DEPTH) throw new ScanStop('unreadable')
+  if (depth > MAX_DEPTH) throw new ScanStop('too-complex')
   const path = `${parent}/${box.type}`
   if (LOCATION_BOXES.has(box.type)) {
     blankBox(box, path, found)
   }
-  else if (USER_DATA_CONTAINERS.has(box.type)) {
+  else if (CONTAINERS.has(box.type)) {
     for (const child of await children(region, box.start + box.headerSize, box.end)) await visitBox(region, child, path, depth + 1, found)
+  }
+  else if (box.type === 'stsd') {
+    await checkSampleEntries(region, box, path, depth, found)
   }
   else if (box.type === 'meta') {
     await visitMeta(region, box, path, depth, found)
@@ -356,6 +408,55 @@ async function visitBox(region: Region, box: Box, parent: string, depth: number,
     const payload = await region.bytes(box.start + box.headerSize, box.end)
     // XMP is UTF-8 by far most often; dropping NULs also reads UTF-16 and UTF-32 packets.
     if (XMP_LOCATION.test(latin1(payload).replace(/\0/g, ''))) blankBox(box, `${path}(XMP)`, found)
+  }
+  else if (parent.endsWith('/udta') && box.type.charCodeAt(0) === 0xA9 && box.end - box.start <= MAX_ITEM_READ) {
+    // A QuickTime text (©nam, ©cmt…) that holds a position, whatever it is called.
+    if (ISO6709_VALUE.test(latin1(await region.bytes(box.start + box.headerSize, box.end)))) blankBox(box, `${path}(position)`, found)
+  }
+}
+
+/**
+ * A track whose samples are positions is refused rather than blanked: its samples are spread
+ * through the media data, which the scan never rewrites. Apple's `mebx` tracks are common (Live
+ * Photo and orientation data) and refused only when their keys name a location.
+ */
+async function checkSampleEntries(region: Region, stsd: Box, path: string, depth: number, found: Findings) {
+  const base = stsd.start + stsd.headerSize
+  const bytes = await region.bytes(base, stsd.end)
+  if (bytes.length < 8) throw new ScanStop('unreadable')
+  for (let at = 8; at + 8 <= bytes.length;) {
+    region.countHeader()
+    const size = new DataView(bytes.buffer, bytes.byteOffset + at, 4).getUint32(0)
+    if (size < 8 || at + size > bytes.length) throw new ScanStop('unreadable')
+    const type = fourCC(bytes, at + 4)
+    if (LOCATION_TRACKS.has(type)) throw new ScanStop('location-track')
+    if (type === 'mebx' && namesALocation(latin1(bytes.subarray(at + 8, at + size)))) throw new ScanStop('location-track')
+    await visitEntryUserData(region, bytes.subarray(at, at + size), base + at, `${path}/${type}`, depth + 1, found)
+    at += size
+  }
+}
+
+/** Box types that, inside a sample entry, ffmpeg reads as user data. */
+const ENTRY_USER_DATA = new Set(['udta', 'meta', 'XMP_', ...LOCATION_BOXES])
+
+/**
+ * A sample entry's own fields differ in length by kind (video, sound, text…) before its child
+ * boxes, and ffmpeg reads a `udta` among those children: any user data box found in the entry
+ * (its type where a box's would be, with a size that fits) is visited like one anywhere else.
+ */
+async function visitEntryUserData(region: Region, entry: Uint8Array, start: number, path: string, depth: number, found: Findings) {
+  const view = new DataView(entry.buffer, entry.byteOffset, entry.byteLength)
+  for (let at = 8; at + 8 <= entry.length;) {
+    const size = view.getUint32(at)
+    if (ENTRY_USER_DATA.has(fourCC(entry, at + 4)) && size >= 8 && at + size <= entry.length) {
+      const box = await readBox(region, start + at, start + entry.length)
+      if (box) {
+        await visitBox(region, box, path, depth, found)
+        at += size
+        continue
+      }
+    }
+    at++
   }
 }
 
@@ -383,26 +484,59 @@ function latin1(bytes: Uint8Array): string {
 /**
  * `meta` is a full box in ISO files (4 bytes of version and flags first) and a plain container in
  * QuickTime files (its first child, `hdlr`, straight away): the bytes tell which.
+ *
+ * An `ilst` item is blanked when its key (in any `keys` table of the file: readers disagree on
+ * which table counts when there are several) names a location, when it is a location box, when it
+ * is a freeform `----` item whose name names a location, or when its value reads as a position,
+ * whatever it is called.
  */
 async function visitMeta(region: Region, meta: Box, path: string, depth: number, found: Findings) {
   const payload = meta.start + meta.headerSize
   const probe = await region.head(payload, 8)
   const fullBox = !(probe.length >= 8 && fourCC(probe, 4) === 'hdlr')
   const boxes = await children(region, payload + (fullBox ? 4 : 0), meta.end)
-  const keysBox = boxes.find(box => box.type === 'keys')
-  const locationKeys = keysBox ? await blankLocationKeys(region, keysBox, `${path}/keys`, found) : new Set<number>()
+  for (const keys of boxes.filter(box => box.type === 'keys')) {
+    for (const index of await blankLocationKeys(region, keys, `${path}/keys`, found)) found.locationKeys.add(index)
+  }
   for (const box of boxes) {
+    if (box.type === 'keys') continue
     if (box.type !== 'ilst') {
       await visitBox(region, box, path, depth + 1, found)
       continue
     }
     for (const item of await children(region, box.start + box.headerSize, box.end)) {
-      // With a `keys` table, an item's type is the 1-based index of its key.
-      const bytes = new Uint8Array([...item.type].map(char => char.charCodeAt(0)))
-      const index = new DataView(bytes.buffer).getUint32(0)
-      if (locationKeys.has(index) || LOCATION_BOXES.has(item.type)) blankBox(item, `${path}/ilst/${locationKeys.has(index) ? `#${index}` : item.type}`, found)
+      const why = await locationItem(region, item, found)
+      if (why) blankBox(item, `${path}/ilst/${why}`, found)
     }
   }
+}
+
+/** Why an `ilst` item speaks of a location (its name in the removed list), or null. */
+async function locationItem(region: Region, item: Box, found: Findings): Promise<string | null> {
+  // With a `keys` table, an item's type is the 1-based index of its key.
+  const bytes = new Uint8Array([...item.type].map(char => char.charCodeAt(0)))
+  const index = new DataView(bytes.buffer).getUint32(0)
+  if (found.locationKeys.has(index)) return `#${index}`
+  if (LOCATION_BOXES.has(item.type)) return item.type
+  if (item.end - item.start > MAX_ITEM_READ) return null
+  const payload = await region.bytes(item.start + item.headerSize, item.end)
+  if (item.type === '----') {
+    const name = freeformName(payload)
+    if (name !== null && namesALocation(name)) return `----[${name}]`
+  }
+  return ISO6709_VALUE.test(latin1(payload)) ? `${index > 0xFFFF ? item.type : `#${index}`}(position)` : null
+}
+
+/** The `name` of a freeform item (mean, name, data boxes, each a full box), or null. */
+function freeformName(payload: Uint8Array): string | null {
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength)
+  for (let at = 0; at + 12 <= payload.length;) {
+    const size = view.getUint32(at)
+    if (size < 8 || at + size > payload.length) return null
+    if (fourCC(payload, at + 4) === 'name') return latin1(payload.subarray(at + 12, at + size))
+    at += size
+  }
+  return null
 }
 
 /** `removed....`, as long as the name it replaces, so the table and every index into it stay valid. */
@@ -450,6 +584,10 @@ const TAGS = 0x1254C367
 const TAG = 0x7373
 const SIMPLE_TAG = 0x67C8
 const TAG_NAME = 0x45A3
+const INFO = 0x1549A966
+/** Info's Title, MuxingApp and WritingApp: texts ffprobe shows as the file's tags. */
+const INFO_TEXTS = new Map([[0x7BA9, 'Title'], [0x4D80, 'MuxingApp'], [0x5741, 'WritingApp']])
+const TAG_STRING = 0x4487
 const VOID = 0xEC
 /** SeekHeads pointing at SeekHeads: a real file has one or two. */
 const MAX_SEEK_TARGETS = 64
@@ -501,11 +639,12 @@ async function readElement(file: BoundedFile, offset: number, limit: number): Pr
   return element
 }
 
-/** The elements of an in-memory range; `base` is the file offset of `bytes[0]`. */
-function elementsIn(bytes: Uint8Array, base: number, from: number, to: number): Element[] {
+/** The elements of an in-memory range; `base` is the file offset of `bytes[0]`. Each counts against the header budget. */
+function elementsIn(file: BoundedFile, bytes: Uint8Array, base: number, from: number, to: number): Element[] {
   const out: Element[] = []
   let offset = from
   while (offset < to) {
+    file.countHeader()
     const element = parseElement(bytes.subarray(offset - base, to - base), 0, offset)
     if (!element || element.end === null || element.end > to) throw new ScanStop('unreadable')
     out.push(element)
@@ -541,6 +680,7 @@ async function scanSegment(file: BoundedFile, segment: Element, found: Findings)
     if (!element) break
     seen.add(offset)
     if (element.id === TAGS) await blankLocationTags(file, element, found)
+    else if (element.id === INFO) await blankPositionTitles(file, element, found)
     else if (element.id === SEEK_HEAD) targets.push(...await seekTargets(file, element, segment.dataStart))
     // An element of unknown size (a live recorder's Cluster) can only be crossed by reading all of it.
     if (element.end === null) break
@@ -562,11 +702,11 @@ async function seekTargets(file: BoundedFile, seekHead: Element, segmentData: nu
   if (seekHead.end === null) throw new ScanStop('unreadable')
   const bytes = await file.bytes(seekHead.dataStart, seekHead.end)
   const targets: number[] = []
-  for (const seek of elementsIn(bytes, seekHead.dataStart, seekHead.dataStart, seekHead.end)) {
+  for (const seek of elementsIn(file, bytes, seekHead.dataStart, seekHead.dataStart, seekHead.end)) {
     if (seek.id !== SEEK) continue
     let id = 0
     let position = -1
-    for (const field of elementsIn(bytes, seekHead.dataStart, seek.dataStart, seek.end!)) {
+    for (const field of elementsIn(file, bytes, seekHead.dataStart, seek.dataStart, seek.end!)) {
       const value = bytes.subarray(field.dataStart - seekHead.dataStart, field.end! - seekHead.dataStart)
       const number = value.reduce((n, byte) => n * 256 + byte, 0)
       if (field.id === SEEK_ID) id = number
@@ -577,24 +717,39 @@ async function seekTargets(file: BoundedFile, seekHead: Element, segmentData: nu
   return targets
 }
 
+/** Info's texts that hold a position (ffmpeg writes a `title` there) become Void elements. */
+async function blankPositionTitles(file: BoundedFile, info: Element, found: Findings): Promise<void> {
+  if (info.end === null) throw new ScanStop('unreadable')
+  const bytes = await file.bytes(info.dataStart, info.end)
+  for (const field of elementsIn(file, bytes, info.dataStart, info.dataStart, info.end)) {
+    if (!INFO_TEXTS.has(field.id)) continue
+    const value = new TextDecoder().decode(bytes.subarray(field.dataStart - info.dataStart, field.end! - info.dataStart))
+    if (ISO6709_VALUE.test(value)) found.add(field.start, voidElement(field.end! - field.start), `/Segment/Info/${INFO_TEXTS.get(field.id)}(position)`)
+  }
+}
+
 async function blankLocationTags(file: BoundedFile, tags: Element, found: Findings): Promise<void> {
   if (tags.end === null) throw new ScanStop('unreadable')
   const bytes = await file.bytes(tags.dataStart, tags.end)
   const base = tags.dataStart
-  const visit = (simpleTag: Element, path: string) => {
-    const fields = elementsIn(bytes, base, simpleTag.dataStart, simpleTag.end!)
+  const visit = (simpleTag: Element, path: string, depth: number) => {
+    // SimpleTags nest; a file nesting them thousands deep would otherwise exhaust the stack.
+    if (depth > MAX_DEPTH) throw new ScanStop('too-complex')
+    const fields = elementsIn(file, bytes, base, simpleTag.dataStart, simpleTag.end!)
     const nameField = fields.find(field => field.id === TAG_NAME)
     const name = nameField ? new TextDecoder().decode(bytes.subarray(nameField.dataStart - base, nameField.end! - base)) : ''
-    if (namesALocation(name)) {
+    const valueField = fields.find(field => field.id === TAG_STRING)
+    const value = valueField ? new TextDecoder().decode(bytes.subarray(valueField.dataStart - base, valueField.end! - base)) : ''
+    if (namesALocation(name) || ISO6709_VALUE.test(value)) {
       found.add(simpleTag.start, voidElement(simpleTag.end! - simpleTag.start), `${path}/SimpleTag[${name}]`)
       return
     }
-    for (const field of fields) if (field.id === SIMPLE_TAG) visit(field, `${path}/SimpleTag[${name}]`)
+    for (const field of fields) if (field.id === SIMPLE_TAG) visit(field, `${path}/SimpleTag[${name}]`, depth + 1)
   }
-  for (const tag of elementsIn(bytes, base, tags.dataStart, tags.end)) {
+  for (const tag of elementsIn(file, bytes, base, tags.dataStart, tags.end)) {
     if (tag.id !== TAG) continue
-    for (const field of elementsIn(bytes, base, tag.dataStart, tag.end!)) {
-      if (field.id === SIMPLE_TAG) visit(field, '/Segment/Tags/Tag')
+    for (const field of elementsIn(file, bytes, base, tag.dataStart, tag.end!)) {
+      if (field.id === SIMPLE_TAG) visit(field, '/Segment/Tags/Tag', 1)
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { StructureRefusal } from './jpeg'
+import { vp8PartitionsFit } from './vp8-header'
 
 /**
  * WebP structure without decoding a pixel: the RIFF chunks of a still image, strictly. Accepted:
@@ -13,6 +14,9 @@ export type WebpStructure
     | { ok: false, reason: StructureRefusal }
 
 const VP8X_ICC = 0x20
+const VP8X_ALPHA = 0x10
+/** The two top bits and the lowest of the flags byte are reserved, as are the three bytes after it. */
+const VP8X_RESERVED = 0xC1
 const VP8X_EXIF = 0x08
 const VP8X_XMP = 0x04
 const VP8X_ANIMATION = 0x02
@@ -53,6 +57,20 @@ function vp8lSize(bytes: Uint8Array, chunk: Chunk): Size | null {
   return { width: (bits & 0x3FFF) + 1, height: ((bits >>> 14) & 0x3FFF) + 1 }
 }
 
+/**
+ * An ALPH chunk: announced by the VP8X alpha flag; its header byte has reserved bits 0, a
+ * compression of 0 (raw: exactly one byte a pixel) or 1 (lossless) and a pre-processing of 0 or 1.
+ */
+function alphaRefusal(bytes: Uint8Array, chunk: Chunk, image: Size, announced: boolean): StructureRefusal | null {
+  if (!announced || chunk.size < 2) return 'metadata'
+  const header = bytes[chunk.data]!
+  const compression = header & 0x03
+  const preprocessing = (header >> 4) & 0x03
+  if (header & 0xC0 || compression > 1 || preprocessing > 1) return 'wrong-format'
+  if (compression === 0 && chunk.size !== 1 + image.width * image.height) return 'metadata'
+  return null
+}
+
 export function readWebpStructure(bytes: Uint8Array): WebpStructure {
   if (!isWebp(bytes)) return { ok: false, reason: 'wrong-format' }
   const riffEnd = 8 + u32le(bytes, 4)
@@ -74,10 +92,14 @@ export function readWebpStructure(bytes: Uint8Array): WebpStructure {
   if (first.type === 'VP8 ' || first.type === 'VP8L') {
     if (rest.length > 0) return { ok: false, reason: 'metadata' }
     const size = first.type === 'VP8 ' ? vp8Size(bytes, first) : vp8lSize(bytes, first)
+    if (size && first.type === 'VP8 ' && !vp8PartitionsFit(bytes, first.data, first.size, size.height)) return { ok: false, reason: 'metadata' }
     return size ? { ok: true, ...size } : { ok: false, reason: 'wrong-format' }
   }
+  // VP8X is 10 bytes: flags, three reserved bytes, canvas width and height. Anything longer, or a
+  // reserved bit set, is room for bytes no decoder reads.
   if (first.type !== 'VP8X' || first.size < 10) return { ok: false, reason: 'wrong-format' }
   const flags = bytes[first.data]!
+  if (first.size !== 10 || flags & VP8X_RESERVED || bytes[first.data + 1] || bytes[first.data + 2] || bytes[first.data + 3]) return { ok: false, reason: 'metadata' }
   if (flags & VP8X_ANIMATION) return { ok: false, reason: 'wrong-format' }
   if (flags & (VP8X_ICC | VP8X_EXIF | VP8X_XMP)) return { ok: false, reason: 'metadata' }
   const canvas = { width: u24le(bytes, first.data + 4) + 1, height: u24le(bytes, first.data + 7) + 1 }
@@ -89,6 +111,12 @@ export function readWebpStructure(bytes: Uint8Array): WebpStructure {
   else if (rest.some(chunk => chunk.type === 'VP8 ' || chunk.type === 'VP8L')) return { ok: false, reason: 'metadata' }
   else return { ok: false, reason: 'wrong-format' }
   if (!image || image.width !== canvas.width || image.height !== canvas.height) return { ok: false, reason: 'wrong-format' }
+  const last = rest.at(-1)!
+  if (last.type === 'VP8 ' && !vp8PartitionsFit(bytes, last.data, last.size, image.height)) return { ok: false, reason: 'metadata' }
+  if (rest[0]!.type === 'ALPH') {
+    const refusal = alphaRefusal(bytes, rest[0]!, image, Boolean(flags & VP8X_ALPHA))
+    if (refusal) return { ok: false, reason: refusal }
+  }
   return { ok: true, ...canvas }
 }
 

@@ -3,8 +3,9 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { UploadStatus } from '#shared/enums'
+import type { Language, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
+import type { TextsOf } from '#shared/messages/shape'
 import {
   formatAgo, formatBytes, formatClock, formatCount, formatDateTime, formatDuration, formatHour, plural,
 } from '#shared/messages/format.pt-BR'
@@ -53,6 +54,7 @@ export const adminPtBR = {
     moderation: 'Moderação',
     stats: 'Estatísticas',
     event: 'Evento',
+    guestbook: 'Recados',
     logout: 'Sair',
     loggingOut: 'Saindo…',
     signedInAs: (email: string) => `Conectado como ${email}`,
@@ -89,8 +91,10 @@ export const adminPtBR = {
   upload: {
     anonymous: 'Sem nome',
     noMessage: 'Sem mensagem',
+    hasMessage: 'Tem mensagem',
     photo: 'Foto',
     video: 'Vídeo',
+    audio: 'Recado de voz',
     select: 'Selecionar',
     preview: (author: string) => `Ver em tamanho grande: envio de ${author}`,
     selectNamed: (author: string) => `Selecionar o envio de ${author}`,
@@ -156,6 +160,19 @@ export const adminPtBR = {
     dismiss: 'Fechar aviso',
   },
 
+  guestbook: {
+    title: 'Recados para o casal',
+    search: 'Buscar por nome ou recado',
+    empty: 'Nenhum recado com esses filtros.',
+    emptyPending: 'Nenhum recado esperando aprovação.',
+    loadFailed: 'Não foi possível carregar os recados.',
+    voice: (duration: string) => `Recado de voz, ${duration}`,
+    selectNamed: (author: string) => `Selecionar o recado de ${author}`,
+    deleteTitle: (count: number) => `Excluir ${count} ${plural(count, 'recado', 'recados')}?`,
+    deleteBody: 'O recado é apagado para sempre (um recado de voz, com o seu áudio). Isso não pode ser desfeito.',
+    bulkDone: (count: number) => `${count} ${plural(count, 'recado atualizado', 'recados atualizados')}.`,
+  },
+
   stats: {
     title: 'Estatísticas',
     total: 'Envios',
@@ -184,9 +201,26 @@ export const adminPtBR = {
     allowVideos: 'Aceitar vídeos',
     maxVideoDuration: 'Duração máxima de vídeo (segundos)',
     maxVideoDurationHint: (seconds: number) => `Hoje: ${formatClock(seconds)} (até 7.200 segundos, 2 horas).`,
+    allowAudio: 'Aceitar recados de voz',
+    maxAudioDuration: 'Duração máxima de recado de voz (segundos)',
     moderation: 'Moderação',
     moderationPost: 'Pós-moderação: aparece na galeria na hora; você pode recusar depois.',
     moderationPre: 'Pré-moderação: só aparece na galeria depois que você aprovar.',
+    galleryMode: 'Galeria para os convidados',
+    galleryModeLive: 'Aberta: as fotos aprovadas aparecem na hora.',
+    galleryModeUploadOnly: 'Só envio: os convidados enviam, mas não veem a galeria (o telão continua mostrando, se você deixar).',
+    galleryModeReveal: 'Revelação: fechada até o momento escolhido, depois aberta.',
+    revealAt: 'Revelar em',
+    revealAtHint: 'Data e hora no fuso deste aparelho. A galeria abre sozinha nesse momento.',
+    galleryPin: 'PIN da galeria',
+    galleryPinHint: 'De 4 a 8 números que os convidados digitam para ver a galeria. Em branco: sem PIN.',
+    guestDownloads: 'Convidados podem baixar as fotos',
+    guestDownloadsHint: 'Mostra um botão de baixar (sem os dados de localização) e o ZIP de todas as fotos.',
+    maxUploadsPerGuest: 'Limite de envios por convidado',
+    maxUploadsPerGuestHint: 'Como uma câmera descartável: de 1 a 1.000 por celular. Em branco: sem limite.',
+    screenInClosedMode: 'O telão mostra as fotos mesmo com a galeria fechada',
+    language: 'Idioma do evento',
+    languageHint: 'O telão, o cartão para imprimir e a página de quem usa um navegador em outro idioma falam este.',
     save: 'Salvar configuração',
     saving: 'Salvando…',
     saved: 'Configuração salva.',
@@ -199,7 +233,14 @@ export const adminPtBR = {
       maxFileSizeBytes: 'Informe um tamanho maior que zero e de no máximo 10.240 MB.',
       allowVideos: 'Valor inválido.',
       maxVideoDurationSec: 'Informe um número inteiro de segundos entre 1 e 7.200.',
+      allowAudio: 'Valor inválido.',
+      maxAudioDurationSec: 'Informe um número inteiro de segundos entre 1 e 600.',
       moderation: 'Escolha um modo de moderação.',
+      galleryMode: 'Escolha como a galeria abre.',
+      revealAt: 'Informe a data e a hora da revelação.',
+      galleryPin: 'O PIN tem de 4 a 8 números.',
+      maxUploadsPerGuest: 'Informe um número inteiro entre 1 e 1.000, ou deixe em branco.',
+      language: 'Escolha um dos idiomas.',
       other: 'Valor inválido.',
     } as Record<string, string>,
   },
@@ -217,6 +258,12 @@ export const adminPtBR = {
     png: 'QR code (PNG)',
     svg: 'QR code (SVG)',
     pdf: 'Cartão para imprimir (PDF)',
+    pdfIn: {
+      'pt-BR': 'Cartão em português (PDF)',
+      'en': 'Cartão em inglês (PDF)',
+      'es': 'Cartão em espanhol (PDF)',
+    } as Record<Language, string>,
+    pdfInHint: 'O QR code de cada cartão abre as páginas já no idioma dele.',
     exportZip: 'Baixar todas as fotos aprovadas (ZIP)',
     exportHint: 'Os originais aprovados, com uma lista de autores e mensagens.',
     previewTitle: 'Prévia',
@@ -224,6 +271,9 @@ export const adminPtBR = {
     cardPreview: 'Prévia do cartão para imprimir',
     /** As the PDF card prints it (CARD_INSTRUCTION in server/utils/qr/card.ts). */
     cardInstruction: 'Aponte a câmera',
+    /** The QR code encodes the address this page was opened on (server/utils/qr/target.ts). */
+    addressLoopback: (address: string) => `Atenção: o QR code vai levar a ${address}, um endereço que só funciona neste computador. Os celulares dos convidados não vão abrir. Antes de imprimir ou baixar, abra este painel pelo endereço público do site.`,
+    addressPrivate: (address: string) => `Atenção: o QR code vai levar a ${address}, um endereço da rede local. Só celulares conectados a esta mesma rede Wi-Fi vão abrir. Para os demais, abra este painel pelo endereço público do site antes de imprimir.`,
   },
 
   slideshow: {
@@ -234,6 +284,10 @@ export const adminPtBR = {
     inviteEvery: 'Cartão “Envie suas fotos” a cada',
     inviteEveryHint: (standard: number) => `Número de fotos entre um cartão e outro; 0 para nunca. Padrão: ${standard}.`,
     address: 'Endereço do telão',
+    addressHint: 'Leva a chave do telão: com ela, ele mostra as fotos mesmo com a galeria fechada ou com PIN. Não compartilhe.',
+    rotateKey: 'Trocar a chave',
+    rotateKeyConfirm: 'Trocar a chave? Os telões abertos com o endereço antigo deixam de mostrar a galeria fechada.',
+    rotateKeyDone: 'Chave trocada. Abra o novo endereço no telão.',
     open: 'Abrir o telão',
     installTitle: 'Como deixar o telão ligado a noite toda',
     install: [
@@ -265,4 +319,5 @@ export const adminPtBR = {
   },
 }
 
-export type AdminMessages = typeof adminPtBR
+/** What every language's admin file must hold: these keys, these parameters, texts. */
+export type AdminMessages = TextsOf<typeof adminPtBR>

@@ -3,17 +3,20 @@
  * second file of the same shape (`Messages`); components never hold a sentence of their own.
  */
 import type { MediaKind } from '#shared/enums'
-import { formatBytes, formatBytesOf, formatDuration, formatEventDate, plural } from '#shared/messages/format.pt-BR'
+import type { TextsOf } from '#shared/messages/shape'
+import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuration, formatEventDate, formatRevealMoment, plural } from '#shared/messages/format.pt-BR'
 
 export const ptBR = {
   locale: 'pt-BR',
   format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
   siteTitle: 'Fotos do casamento',
+  language: { label: 'Idioma' },
   home: {
     title: (names: string) => (names ? `${names}` : 'Nosso casamento'),
     greeting: 'Obrigado por fazer parte deste dia!',
     sendPhotos: 'Enviar fotos e vídeos',
     seeGallery: 'Ver a galeria',
+    leaveMessage: 'Deixe um recado',
     coverAlt: (names: string) => (names ? `Foto de capa de ${names}` : 'Foto de capa'),
   },
   upload: {
@@ -30,15 +33,17 @@ export const ptBR = {
     authorHint: 'Opcional. Fica guardado neste celular para a próxima vez.',
     message: 'Mensagem para os noivos',
     messageHint: 'Opcional.',
-    send: (count: number) => count > 0
-      ? `Enviar ${count} ${plural(count, 'arquivo', 'arquivos')}`
-      : 'Enviar',
-    sending: 'Enviando…',
+    messageHintSending: 'Opcional. Vale também para as fotos que já estão subindo.',
     listLabel: 'Arquivos escolhidos',
     refusedTitle: 'Estes arquivos não podem ser enviados',
     dismiss: 'Entendi',
     success: 'Pronto! Tudo foi enviado.',
-    successCount: (count: number) => `${count} ${plural(count, 'arquivo enviado', 'arquivos enviados')}. Muito obrigado!`,
+    // Only what was new counts as sent; files the gallery already had are said apart.
+    successCount: (count: number, already = 0) => {
+      const before = `${already} ${plural(already, 'já estava', 'já estavam')} na galeria`
+      if (count === 0 && already > 0) return `${plural(already, 'O arquivo', 'Os arquivos')} ${plural(already, 'já estava', 'já estavam')} na galeria. Muito obrigado!`
+      return `${count} ${plural(count, 'arquivo enviado', 'arquivos enviados')}${already ? `, ${before}` : ''}. Muito obrigado!`
+    },
     afterApproval: 'As fotos aparecem na galeria depois que os noivos aprovarem.',
     seeGallery: 'Ver a galeria',
     sendMore: 'Enviar mais',
@@ -50,6 +55,7 @@ export const ptBR = {
     label: 'Andamento do envio',
     sending: (position: number, total: number) => `Enviando ${position} de ${total}`,
     paused: 'Sem conexão · pausado',
+    stalled: 'Sem resposta do servidor · tentando de novo',
     done: 'Tudo enviado',
     failed: (failed: number) => `${failed} ${plural(failed, 'arquivo não foi enviado', 'arquivos não foram enviados')}`,
     offline: 'Sem conexão',
@@ -72,6 +78,8 @@ export const ptBR = {
     },
     remove: (name: string) => `Remover ${name}`,
     removeShort: 'Remover',
+    removeConfirm: (name: string) => `Remover ${name} da galeria? Ninguém mais vai ver este arquivo.`,
+    removed: (name: string) => `${name} foi removido da galeria.`,
     undoExpired: 'Já passou o tempo de remover. Peça aos noivos, se precisar.',
     undoFailed: 'Não deu para remover agora. Tente de novo.',
     cancel: (name: string) => `Cancelar ${name}`,
@@ -91,9 +99,42 @@ export const ptBR = {
     tooLongNoDuration: (limit: number) => `O vídeo é longo demais. O limite é ${formatDuration(limit)}.`,
     durationUnreadable: 'Não conseguimos ler a duração deste vídeo. Tente gravá-lo de novo ou enviar pelo celular que o gravou.',
     contentMismatch: 'O arquivo não parece ser a foto ou o vídeo que diz ser.',
+    locationTrack: 'Este vídeo grava a posição GPS quadro a quadro (câmera de ação ou 360°) e não pode ser publicado assim. Exporte-o sem os dados de GPS e envie de novo.',
     rateLimited: 'Muitos envios ao mesmo tempo. Tentamos de novo em instantes.',
     failed: 'O envio falhou. Toque em "Tentar de novo".',
     gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',
+    guestLimit: (limit: number) => `Cada convidado pode enviar até ${limit} fotos, e este celular já chegou lá.`,
+  },
+  guestbook: {
+    title: 'Deixe um recado',
+    intro: 'Escreva ou grave uma mensagem para o casal.',
+    back: 'Início',
+    author: 'Seu nome',
+    text: 'Seu recado',
+    textPlaceholder: 'Escreva aqui o que quiser dizer ao casal…',
+    send: 'Enviar recado',
+    sending: 'Enviando…',
+    sent: 'Recado enviado. Obrigado!',
+    sentAfterApproval: 'Recado enviado. Ele aparece para todos depois que o casal aprovar.',
+    writeAnother: 'Escrever outro',
+    undo: 'Desfazer',
+    empty: 'Escreva algumas palavras antes de enviar.',
+    failed: 'Não conseguimos enviar o recado. Verifique a conexão e tente de novo.',
+    record: 'Gravar recado de voz',
+    stopRecording: (secondsLeft: number) => `Parar gravação (faltam ${formatClock(secondsLeft)})`,
+    recorded: (seconds: number) => `Gravação de ${formatClock(seconds)}`,
+    discardRecording: 'Apagar gravação',
+    sendRecording: 'Enviar gravação',
+    recordingSent: 'Recado de voz na fila de envio. Ele segue mesmo se a internet cair.',
+    noMicrophone: 'Não foi possível usar o microfone deste aparelho.',
+    listTitle: 'Recados',
+    listLink: 'Recados',
+    photosLink: 'Fotos',
+    listEmpty: 'Ainda não há recados. Que tal deixar o primeiro?',
+    listError: 'Não conseguimos carregar os recados. Tente de novo.',
+    voiceBy: (author: string, seconds: number) => `Recado de voz${author ? ` de ${author}` : ''}, ${formatClock(seconds)}`,
+    anonymous: 'Um convidado',
+    afterSend: 'Quer deixar um recado para o casal?',
   },
   gallery: {
     title: 'Galeria',
@@ -121,9 +162,42 @@ export const ptBR = {
     anonymous: 'Convidado',
     unmute: 'Ativar som',
     mute: 'Tirar som',
+    moreText: 'ver mais',
+    lessText: 'ver menos',
+    messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
+    download: 'Baixar',
+  },
+  gate: {
+    closedTitle: 'A galeria ainda está fechada',
+    uploadOnly: 'Os noivos vão mostrar as fotos depois. Enquanto isso, envie as suas!',
+    reveal: (iso: string, now?: number) => `As fotos serão reveladas ${formatRevealMoment(iso, now)}`,
+    countdown: (ms: number) => `Faltam ${formatCountdown(ms)}`,
+    revealing: 'Abrindo a galeria…',
+    pinTitle: 'Galeria protegida',
+    pinIntro: 'Digite o PIN que os noivos passaram.',
+    pinLabel: 'PIN da galeria',
+    pinSubmit: 'Ver a galeria',
+    pinChecking: 'Conferindo…',
+    pinWrong: 'PIN incorreto. Confira e tente de novo.',
+    pinWait: (seconds: number) => `Muitas tentativas. Tente de novo em ${formatDuration(seconds)}.`,
+    pinFailed: 'Não conseguimos conferir agora. Verifique a conexão e tente de novo.',
+    downloadAll: 'Baixar todas (ZIP)',
+  },
+  mine: {
+    title: 'Enviadas deste celular',
+    status: { pending: 'Aguardando aprovação', approved: 'Na galeria', rejected: 'Não aprovada' } as Record<string, string>,
+    photo: 'Foto enviada',
+    video: 'Vídeo enviado',
+    loadMore: 'Ver mais',
+    limit: (used: number, limit: number) => `${used} de ${limit} fotos`,
+    limitReached: (limit: number) => `Você já enviou suas ${limit} fotos. Obrigado!`,
   },
   slideshow: {
     label: 'Telão de fotos',
+    /** Under the installed venue screen's icon (about 12 characters). */
+    screenShortName: 'Telão',
+    /** Under the installed app's icon while the couple is not named yet. */
+    appShortName: 'Fotos',
     waiting: 'Aguardando as primeiras fotos…',
     scan: 'Envie suas fotos',
     inviteTitle: 'Envie suas fotos',
@@ -139,4 +213,5 @@ export const ptBR = {
   },
 }
 
-export type Messages = typeof ptBR
+/** What every language's guest file must hold: these keys, these parameters, texts. */
+export type Messages = TextsOf<typeof ptBR>

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { MEDIA_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
+import { PICTURE_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
 import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
 import type { PhoneImagesRefusal, PublicImageSource } from '#shared/media/public-image'
 
 export const adminUploadsQuerySchema = z.strictObject({
   status: singleQuery(z.enum(STATUS_FILTERS)).default('all'),
-  kind: singleQuery(z.enum(MEDIA_KINDS)).optional(),
+  kind: singleQuery(z.enum(PICTURE_KINDS)).optional(),
   q: singleQuery(z.string().trim().max(SEARCH_QUERY_MAX_LENGTH)).optional(),
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
   limit: singleQuery(z.coerce.number().int().min(1).max(200)).default(50),
@@ -86,4 +86,6 @@ export interface AdminStats {
   totalBytes: number
   lastUploadAt: string | null
   perHour: { hour: string, count: number }[]
+  /** Guestbook messages, written and spoken, by status (spoken ones are not in the counts above). */
+  messages: { total: number, pending: number, approved: number, rejected: number }
 }

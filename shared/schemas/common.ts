@@ -10,20 +10,42 @@ const CONTROL_CHARACTERS = /[\u0000-\u0009\u000B-\u001F\u007F]/
 /** Half of a surrogate pair: not a character, and not storable as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-/**
- * Invisible format characters (Unicode category Cf), which change how the text around them is
- * shown without showing themselves: bidi embeddings, overrides and isolates (U+202A–U+202E,
- * U+2066–U+2069) make `photo<RLO>gpj.exe` read as `photoexe.jpg` in the admin and the CSV manifest;
- * direction marks (U+200E, U+200F, U+061C), zero-width spaces, soft hyphens, BOMs and tag
- * characters hide text or make two equal-looking names differ. Kept: the joiners U+200C and
- * U+200D, which Persian, Indic scripts and emoji sequences need, and the tags inside an emoji flag
- * (🏴 then tag letters then U+E007F, as in the flags of England, Scotland and Wales).
- */
-const FORMAT_CHARACTERS = /(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|[^\P{Cf}\u200C\u200D]/gu
+/** The tag letters of a flag's subdivision code, e.g. `gbsct` → U+E0067 U+E0062 U+E0073 U+E0063 U+E0074. */
+const tags = (code: string) => [...code].map(c => String.fromCodePoint(0xE0000 + c.charCodeAt(0))).join('')
 
-/** Removes the format characters above; an emoji flag is left whole. */
+/**
+ * The emoji flags made of tags that platforms draw (Unicode's recommended set): England, Scotland,
+ * Wales. Any other run of tags after 🏴 draws as a plain black flag and hides its tags: 🏴 followed
+ * by sixty tags and U+E007F is an invisible sixty-letter message, so only these are kept whole.
+ */
+const TAG_FLAGS = ['gbeng', 'gbsct', 'gbwls'].map(code => `\u{1F3F4}${tags(code)}\u{E007F}`).join('|')
+
+/**
+ * Invisible characters, which change how the text around them is shown, or hide text, without
+ * showing themselves:
+ * - format characters (Unicode category Cf): bidi embeddings, overrides and isolates
+ *   (U+202A–U+202E, U+2066–U+2069) make `photo<RLO>gpj.exe` read as `photoexe.jpg` in the admin
+ *   and the CSV manifest; direction marks (U+200E, U+200F, U+061C), zero-width spaces, soft hyphens,
+ *   BOMs and tag characters (U+E0000–E007F) hide text or make two equal-looking names differ.
+ *   Kept: the joiners U+200C and U+200D, which Persian, Indic scripts and emoji sequences need,
+ *   and the tags of the flags above.
+ * - variation selectors beyond the one a character can take: a selector only picks a glyph for
+ *   the character before it, so a run of them (the 256 of U+FE00–FE0F and U+E0100–E01EF encode a
+ *   byte each) is data nobody sees. Kept: one selector right after a character that is not itself
+ *   invisible, and for U+E0100–E01EF (ideographic variation sequences) only after a Han ideograph.
+ * Order matters: each alternative is tried at a position before the next.
+ */
+const INVISIBLE = new RegExp([
+  `(${TAG_FLAGS})`,
+  '(\\p{Script=Han}[\\u{E0100}-\\u{E01EF}])',
+  '([^\\p{Variation_Selector}\\p{Cf}\\u{E0100}-\\u{E01EF}][\\u{FE00}-\\u{FE0F}\\u{180B}-\\u{180D}\\u{180F}])',
+  '[^\\P{Cf}\\u200C\\u200D]',
+  '\\p{Variation_Selector}',
+].join('|'), 'gu')
+
+/** Removes the invisible characters above; a drawn flag and a single variation selector are left whole. */
 export function stripFormatCharacters(text: string): string {
-  return text.replace(FORMAT_CHARACTERS, (_match, flag: string | undefined) => flag ?? '')
+  return text.replace(INVISIBLE, (_match, flag?: string, ideograph?: string, selected?: string) => flag ?? ideograph ?? selected ?? '')
 }
 
 /**

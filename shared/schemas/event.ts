@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { MODERATION_MODES, type ModerationMode } from '#shared/enums'
-import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
+import { GALLERY_MODES, LANGUAGES, MODERATION_MODES, type GalleryMode, type Language, type ModerationMode } from '#shared/enums'
+import { COUPLE_NAMES_MAX_LENGTH, GALLERY_PIN_PATTERN, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_UPLOADS_PER_GUEST_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
 
 function isRealDate(value: string): boolean {
@@ -11,6 +11,10 @@ function isRealDate(value: string): boolean {
 export const eventDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isRealDate, 'not a calendar date')
 
 export const moderationSchema = z.enum(MODERATION_MODES)
+export const galleryModeSchema = z.enum(GALLERY_MODES)
+/** An ISO 8601 date-time with its offset (`Z` or `±hh:mm`): a moment, whatever the server's zone. */
+export const revealAtSchema = z.iso.datetime({ offset: true })
+export const galleryPinSchema = z.string().regex(GALLERY_PIN_PATTERN, '4 to 8 digits')
 
 /** PATCH /api/admin/event: any subset of the editable fields, nothing else. */
 export const eventPatchSchema = z.strictObject({
@@ -20,9 +24,27 @@ export const eventPatchSchema = z.strictObject({
   allowVideos: z.boolean(),
   maxVideoDurationSec: z.number().int().min(1).max(MAX_VIDEO_DURATION_LIMIT),
   moderation: moderationSchema,
+  allowAudio: z.boolean(),
+  maxAudioDurationSec: z.number().int().min(1).max(MAX_AUDIO_DURATION_LIMIT),
+  galleryMode: galleryModeSchema,
+  revealAt: revealAtSchema.nullable(),
+  galleryPin: galleryPinSchema.nullable(),
+  guestDownloads: z.boolean(),
+  maxUploadsPerGuest: z.number().int().min(1).max(MAX_UPLOADS_PER_GUEST_LIMIT).nullable(),
+  screenInClosedMode: z.boolean(),
+  language: z.enum(LANGUAGES),
 }).partial()
 
 export type EventPatch = z.infer<typeof eventPatchSchema>
+
+/**
+ * The issue a configuration gets when it would be a reveal with no moment to reveal at (checked on
+ * the configuration as it would be after a PATCH, since either field may come alone).
+ */
+export function revealIssue(config: { galleryMode: GalleryMode, revealAt: string | Date | null }): { path: string[], code: 'custom', message: string } | null {
+  if (config.galleryMode !== 'reveal' || config.revealAt !== null) return null
+  return { path: ['revealAt'], code: 'custom', message: 'required when galleryMode is reveal' }
+}
 
 export interface AdminEventConfig {
   coupleNames: string
@@ -31,10 +53,26 @@ export interface AdminEventConfig {
   allowVideos: boolean
   maxVideoDurationSec: number
   moderation: ModerationMode
+  /** Spoken guestbook messages accepted (uploads of kind `audio`), and their longest length in seconds. */
+  allowAudio: boolean
+  maxAudioDurationSec: number
+  /** What the venue screen, the QR card and the guests whose browser asks for none of ours speak. */
+  language: Language
   coverUploadId: string | null
+  galleryMode: GalleryMode
+  revealAt: string | null
+  galleryPin: string | null
+  guestDownloads: boolean
+  maxUploadsPerGuest: number | null
+  /** The venue screen's key: `/galeria?slideshow=1&screenKey=…` (rotated by POST /api/admin/event/screen-key). */
+  screenKey: string
+  screenInClosedMode: boolean
   updatedAt: string
 }
 
-export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt'> & {
+/** What a guest's page may know: never the PIN nor the screen key. */
+export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt' | 'galleryPin' | 'screenKey' | 'screenInClosedMode'> & {
+  /** Whether a PIN guards the gallery (the PIN itself never leaves the admin). */
+  galleryPinRequired: boolean
   cover: { id: string, url: string, thumbUrl: string | null, thumb2xUrl: string | null } | null
 }

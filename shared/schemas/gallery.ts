@@ -2,9 +2,21 @@ import { z } from 'zod'
 import { singleQuery } from '#shared/schemas/common'
 import type { MediaKind } from '#shared/enums'
 
+/** A page of /galeria (and the answer's default); the service worker keeps the first one for offline. */
+export const GALLERY_PAGE_SIZE = 24
+/** A page of the slideshow's polls: the most a page may hold. */
+export const SLIDESHOW_PAGE_SIZE = 100
+
 export const galleryQuerySchema = z.strictObject({
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
-  limit: singleQuery(z.coerce.number().int().min(1).max(100)).default(24),
+  limit: singleQuery(z.coerce.number().int().min(1).max(SLIDESHOW_PAGE_SIZE)).default(GALLERY_PAGE_SIZE),
+  /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
+  screenKey: singleQuery(z.string().max(200)).optional(),
+})
+
+/** POST /api/gallery/unlock. Any short text is a guess (a wrong one counts against the limit). */
+export const galleryUnlockSchema = z.strictObject({
+  pin: z.string().min(1).max(32),
 })
 
 export interface GalleryItem {
@@ -20,6 +32,8 @@ export interface GalleryItem {
   height: number | null
   durationSec: number | null
   createdAt: string
+  /** Only while the couple allows guests' downloads: the public file as an attachment (docs/api.md). */
+  downloadUrl?: string
 }
 
 export interface GalleryPage {

@@ -3,7 +3,7 @@ import { PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANTS, type PublicImageVariant } 
 import type { UploadTarget } from './upload'
 
 /**
- * The phone-made public images of a photo as init declares them (issue 15), for the server to
+ * The phone-made public images of a photo as init declares them, for the server to
  * sign one PUT each with the exact type and length, as for every other upload. The display image
  * is a JPEG (every canvas writes one); the thumbnails WebP, or JPEG where the canvas cannot write
  * WebP (Safari). All three or none: a client that sends none gets the server's derivation.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LANGUAGES } from '#shared/enums'
 import { singleQuery } from '#shared/schemas/common'
 
 export const QR_FORMATS = ['png', 'svg', 'pdf'] as const
@@ -15,4 +16,6 @@ export const QR_URL_MAX_LENGTH = 2048
 export const qrcodeQuerySchema = z.strictObject({
   format: singleQuery(z.enum(QR_FORMATS)).default('png'),
   url: singleQuery(z.string()).optional(),
+  /** The card's language (the event's when absent); given, the encoded address carries it as `?lang=`. */
+  lang: singleQuery(z.enum(LANGUAGES)).optional(),
 })

@@ -21,6 +21,18 @@ export const initUploadSchema = z.strictObject({
 
 export type InitUploadBody = z.infer<typeof initUploadSchema>
 
+/**
+ * The words sent with an upload, corrected by the device that sent it (`PATCH /api/uploads/:id`):
+ * the same fields, limits and cleaning as init's, each optional.
+ */
+export const guestUploadPatchSchema = z.strictObject({
+  author: guestText(AUTHOR_MAX_LENGTH),
+  message: guestText(MESSAGE_MAX_LENGTH),
+}).partial()
+
+export type GuestUploadPatch = z.infer<typeof guestUploadPatchSchema>
+export interface GuestUploadPatchResponse { id: string, author: string, message: string }
+
 export const refreshUploadSchema = z.strictObject({
   partNumbers: z.array(z.number().int().min(1).max(10000)).min(1).max(10000).optional(),
 })

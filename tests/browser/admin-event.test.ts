@@ -196,20 +196,23 @@ describe('admin event configuration (browser)', () => {
     const card = page.locator('[data-testid=slideshow-card]')
     const address = card.locator('[data-testid=slideshow-address]')
     const open = card.locator('[data-testid=open-slideshow]')
-    // The defaults: the plain address.
-    await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1`)
-    expect(await open.getAttribute('href')).toBe('/galeria?slideshow=1')
+    // The defaults: the plain address, with the screen's key (issue 28) that opens a closed gallery to it.
+    const { screenKey } = await adminEvent()
+    expect(screenKey).toMatch(/^[\w-]{22}$/)
+    await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1&chave=${screenKey}`)
+    expect(await open.getAttribute('href')).toBe(`/galeria?slideshow=1&chave=${screenKey}`)
     expect(await open.getAttribute('target')).toBe('_blank')
     // The pace and the card's rhythm go into the address; nothing is saved, nothing is sent.
     await field('slideshowSeconds').locator('input').fill('10')
     await field('slideshowInvite').locator('input').fill('0')
-    await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1&segundos=10&convite=0`)
-    expect(await open.getAttribute('href')).toBe('/galeria?slideshow=1&segundos=10&convite=0')
+    const paced = `/galeria?slideshow=1&segundos=10&convite=0&chave=${screenKey}`
+    await expect.poll(() => address.textContent()).toBe(`${server.url}${paced}`)
+    expect(await open.getAttribute('href')).toBe(paced)
     expect(patches).toEqual([])
     // The button opens the slideshow in a tab of its own.
     const [tab] = await Promise.all([page.context().waitForEvent('page'), open.click()])
     await tab!.locator('[data-testid=slideshow]').waitFor()
-    expect(new URL(tab!.url()).search).toBe('?slideshow=1&segundos=10&convite=0')
+    expect(new URL(tab!.url()).search).toBe(`?slideshow=1&segundos=10&convite=0&chave=${screenKey}`)
     await tab!.close()
     // How to keep it on all night: a computer, a TV, a tablet (installed as an app).
     const steps = await card.locator('.install li').allTextContents()

@@ -19,6 +19,20 @@ function wholeTilesOnScreen(page: Page): Promise<string[]> {
   }).map(tile => tile.getAttribute('data-id')!))
 }
 
+/**
+ * Ids of the cards wholly visible: inside the window and below the sticky toolbar (a card under
+ * it cannot be seen), by their bounding boxes.
+ */
+function wholeCardsBelowToolbar(page: Page): Promise<string[]> {
+  return page.locator('[data-testid=admin-upload]').evaluateAll((cards) => {
+    const covered = Math.max(0, document.querySelector('[data-testid=bulk-bar]')!.parentElement!.getBoundingClientRect().bottom)
+    return cards.filter((card) => {
+      const box = card.getBoundingClientRect()
+      return box.top >= covered - 0.5 && box.left >= 0 && box.bottom <= window.innerHeight + 0.5 && box.right <= window.innerWidth && box.width > 0
+    }).map(card => card.getAttribute('data-id')!)
+  })
+}
+
 describe('admin moderation at volume: dense grid, ranges, bulk on screen (browser)', () => {
   const server = useTestServer({ admin: true })
   let browser: Browser
@@ -188,30 +202,84 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
     await expect.poll(() => statusOf(ids[20]!)).toBe('approved')
   })
 
-  it('"approve all on screen" asks first, then approves exactly the uploads loaded in the list', async () => {
+  for (const [orientation, viewport] of [['portrait', PORTRAIT], ['landscape', LANDSCAPE]] as const) {
+    it(`"approve what is on screen" (${orientation} tablet) counts only the cards wholly visible, names that count, and approves nothing else`, async () => {
+      await seedPending(8, `Tela ${orientation}`)
+      await openTablet(viewport)
+      await page.locator('[data-testid=view-cards]').click()
+      await page.locator('[data-testid=admin-uploads][data-view=cards]').waitFor()
+      await expect.poll(() => page.locator('[data-testid=admin-upload]').count()).toBeGreaterThanOrEqual(8)
+      // Scrolled so that the second row starts just below the stuck toolbar: the first row is
+      // partly under it, and a row further down is cut by the screen's edge.
+      await page.evaluate(() => {
+        const cards = [...document.querySelectorAll('[data-testid=admin-upload]')]
+        const firstTop = cards[0]!.getBoundingClientRect().top
+        const secondRow = cards.find(card => card.getBoundingClientRect().top > firstTop + 1) ?? cards[0]!
+        const bar = document.querySelector('[data-testid=bulk-bar]')!.parentElement!
+        const stuckBottom = (Number.parseFloat(getComputedStyle(bar).top) || 0) + bar.getBoundingClientRect().height
+        window.scrollBy(0, secondRow.getBoundingClientRect().top - stuckBottom - 10)
+      })
+      const button = page.locator('[data-testid=approve-visible]')
+      let whole: string[] = []
+      let counted = -1
+      for (const deadline = Date.now() + 5000; Date.now() < deadline; await page.waitForTimeout(100)) {
+        whole = await wholeCardsBelowToolbar(page)
+        counted = Number(await button.getAttribute('data-count'))
+        if (counted === whole.length && whole.length > 0) break
+      }
+      expect({ counted, whole: whole.length, band: await page.evaluate(() => [document.querySelector('[data-testid=bulk-bar]')!.parentElement!.getBoundingClientRect().bottom, window.scrollY, window.innerHeight]) })
+        .toMatchObject({ counted: whole.length })
+      expect(whole.length).toBeGreaterThan(0)
+      const loaded = await shownIds()
+      expect(whole.length).toBeLessThan(loaded.length)
+      expect(await button.textContent()).toContain(`Aprovar os ${whole.length} da tela`)
+
+      await button.click()
+      const dialog = page.locator('[data-testid=confirm-dialog]')
+      await dialog.waitFor({ state: 'visible' })
+      expect(await dialog.locator('h2').textContent()).toBe(`Aprovar ${whole.length} ${whole.length === 1 ? 'envio' : 'envios'}?`)
+      // Its confirm button is the approve colour (the approve button's own), not the delete red.
+      const colours = await page.evaluate(() => ({
+        confirm: getComputedStyle(document.querySelector('[data-testid=confirm-dialog] [data-testid=confirm]')!).backgroundColor,
+        approve: getComputedStyle(document.querySelector('[data-testid=approve-visible]')!).backgroundColor,
+        danger: getComputedStyle(document.documentElement).getPropertyValue('--color-danger').trim(),
+      }))
+      expect(colours.confirm).toBe(colours.approve)
+      expect(colours.confirm).not.toBe('rgb(161, 38, 47)')
+      expect(colours.danger).toBe('#a1262f')
+      await expectAccessible(page, `the "approve what is on screen" confirmation, ${orientation}`)
+      await dialog.locator('[data-testid=confirm]').click()
+
+      await expect.poll(async () => Promise.all(whole.map(statusOf)), { timeout: 15_000 }).toEqual(whole.map(() => 'approved'))
+      const others = loaded.filter(id => !whole.includes(id))
+      expect(await Promise.all(others.map(statusOf))).toEqual(others.map(() => 'pending'))
+    })
+  }
+
+  it('ticking the first upload keeps the grid still; the dense grid shows whole names on two lines and marks a message', async () => {
+    const [long] = [await seedPhoto(server.url, { author: 'Dona Iolanda Figueiredo', message: 'Felicidades ao casal!' })]
+    const plain = await seedPhoto(server.url, { author: 'Sem Palavras' })
     await openTablet(PORTRAIT)
     await page.locator('[data-testid=view-dense]').click()
-    const before = await shownIds()
-    const pendingBefore = (await api(server.url, '/api/admin/uploads?status=pending&limit=100', { cookie: server.cookie })).body.items.map((item: any) => item.id)
-    const notLoaded = pendingBefore.filter((id: string) => !before.includes(id))
-    expect(notLoaded.length).toBeGreaterThan(0)
+    await tile(long!.id).waitFor()
+    const ids = await shownIds()
+    const firstTop = async () => (await tile(ids[0]!).boundingBox())!.y
+    const before = await firstTop()
+    await tile(ids[0]!).locator('[data-testid=select]').click()
+    await page.locator('[data-testid=bulk-approve]').waitFor({ state: 'visible' })
+    expect(Math.abs((await firstTop()) - before)).toBeLessThanOrEqual(1)
+    await page.locator('[data-testid=bulk-bar]').getByRole('button', { name: 'Limpar seleção' }).click()
+    await page.locator('[data-testid=bulk-approve]').waitFor({ state: 'hidden' })
+    expect(Math.abs((await firstTop()) - before)).toBeLessThanOrEqual(1)
 
-    const button = page.locator('[data-testid=approve-on-screen]')
-    expect(await button.textContent()).toContain(`Aprovar os ${before.length} da tela`)
-    await button.click()
-    const dialog = page.locator('[data-testid=confirm-dialog]', { hasText: `Aprovar ${before.length} envios?` })
-    await dialog.waitFor({ state: 'visible' })
-    await expectAccessible(page, 'the "approve all on screen" confirmation')
-    await dialog.locator('[data-testid=confirm-cancel]').click()
-    await dialog.waitFor({ state: 'hidden' })
-    expect(await statusOf(before[0]!)).toBe('pending')
-
-    await button.click()
-    await dialog.locator('[data-testid=confirm]').click()
-    await expect.poll(async () => Promise.all(before.map(statusOf)), { timeout: 15_000 }).toEqual(before.map(() => 'approved'))
-    for (const id of notLoaded) expect(await statusOf(id)).toBe('pending')
-    // The rest of the queue takes their place.
-    await expect.poll(async () => (await shownIds()).sort()).toEqual([...notLoaded].sort())
+    // The whole name, wrapped, nothing cut; a mark for the message (its words in the mark's title).
+    const author = tile(long!.id).locator('[data-testid=author]')
+    expect(await author.textContent()).toContain('Dona Iolanda Figueiredo')
+    const fits = await author.evaluate(el => ({ whole: el.scrollHeight <= el.clientHeight + 1, lines: Math.round(el.clientHeight / Number.parseFloat(getComputedStyle(el).lineHeight)) }))
+    expect(fits).toEqual({ whole: true, lines: 2 })
+    expect(await tile(long!.id).locator('[data-testid=has-message]').getAttribute('title')).toBe('Felicidades ao casal!')
+    expect(await tile(plain.id).locator('[data-testid=has-message]').count()).toBe(0)
+    await screenshot(page, 'admin-dense-names')
   })
 
   it('every admin tab passes the accessibility check, with the preview open too', async () => {

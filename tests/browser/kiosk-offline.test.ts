@@ -201,12 +201,11 @@ describe('the venue kiosk works offline', () => {
 
     await context.setOffline(true)
     await page.reload()
-    await page.locator('[data-testid=send]').waitFor({ timeout: 15_000 })
+    await page.locator('main[data-ready]').waitFor({ timeout: 15_000 })
     const file = await photo(tempDir(), 'IMG_OFFLINE.jpg', 'offline', 200)
     await page.setInputFiles('input[type=file]', [file])
     const row = page.locator('[data-testid=upload-item]')
     await until(async () => (await row.count()) === 1, 15_000, 'the row')
-    await page.click('[data-testid=send]')
     await until(async () => ['paused', 'queued'].includes((await row.getAttribute('data-state'))!), 10_000, 'waiting')
     await page.waitForTimeout(1500)
     expect(['paused', 'queued']).toContain(await row.getAttribute('data-state'))

@@ -14,7 +14,7 @@ interface Answer { ms: number, images: null | { width: number, height: number, d
 
 const HEIC = resolve(import.meta.dirname, '../fixtures/small-64x48.heic')
 
-describe('phone-made public images (composables/upload/public-images, real Chromium)', () => {
+describe('phone-made public images (upload-client/public-images, real Chromium)', () => {
   let dir: string
   let site: PublicImagesSite
   let browser: Browser

@@ -114,7 +114,7 @@ describe('the slideshow on a 1080p projector', () => {
     await expectAccessible(page, 'the slideshow at 1080p, a portrait photo')
   })
 
-  it('a long message is clamped to three lines, and a photo of the screen\'s own shape gets no backdrop', async () => {
+  it('a long message is shown whole, smaller, in the lower half, and a photo of the screen\'s own shape gets no backdrop', async () => {
     const page = await openSlideshow('segundos=12&convite=0')
     await until(async () => (await onScreen(page)) === wide.id, 40_000, 'the 16:9 photo with the long message')
     await until(async () => (await page.locator('.slideshow__caption').count()) === 1, 5000, 'one caption')
@@ -124,13 +124,13 @@ describe('the slideshow on a 1080p projector', () => {
     expect(await message.textContent()).toBe(LONG_MESSAGE)
     const size = await message.evaluate((el) => {
       const style = getComputedStyle(el)
-      return { client: el.clientHeight, scroll: el.scrollHeight, line: Number.parseFloat(style.lineHeight), clamp: style.webkitLineClamp }
+      return { client: el.clientHeight, scroll: el.scrollHeight, clamp: style.webkitLineClamp }
     })
-    expect(size.clamp).toBe('3')
-    // Cut: most of the text is beyond the box, which holds three lines.
-    expect(size.scroll).toBeGreaterThan(size.client * 2)
-    expect(size.client).toBeLessThanOrEqual(Math.ceil(size.line * 3) + 1)
-    expect(size.client).toBeGreaterThanOrEqual(Math.floor(size.line * 3) - 1)
+    // Whole: nothing beyond the box (the slide is held until it is read: tests/unit/slideshow-hold.test.ts).
+    expect(size.clamp).toBe('none')
+    expect(size.scroll).toBeLessThanOrEqual(size.client + 1)
+    // Read from the back of the hall still: about 28 px on this screen.
+    expect(await fontPx(message)).toBeGreaterThanOrEqual(26)
     // The panel stays on screen and clear of the QR code, however long the message.
     const caption = (await page.locator('.slideshow__caption').boundingBox())!
     const qrBox = (await page.locator('.slideshow__qr').boundingBox())!
@@ -144,11 +144,12 @@ describe('the slideshow on a 1080p projector', () => {
   it('every N slides (convite=3) a full-screen "Envie suas fotos" card: code ≥ 60 % of the height, the names and the short address, then the photos again', async () => {
     const page = await openSlideshow('segundos=2&convite=3')
     const shown: string[] = []
+    // The 16:9 photo's long message (934 characters) holds it until read: about 64 s.
     await until(async () => {
       const id = await onScreen(page)
       if (id && id !== shown.at(-1)) shown.push(id)
       return page.locator('[data-testid=slideshow-invite]').count()
-    }, 30_000, 'the card')
+    }, 90_000, 'the card')
     const cardAt = Date.now()
     // Three slides, newest first, then the card.
     expect(shown).toEqual([portrait.id, wide.id, square.id])
@@ -191,9 +192,9 @@ describe('the slideshow on a 1080p projector', () => {
       const id = await onScreen(page)
       if (id && id !== last) after.push((last = id))
       return (await card.count()) > 0
-    }, 30_000, 'the card again')
+    }, 90_000, 'the card again')
     expect(after).toEqual([portrait.id, wide.id, square.id])
-  })
+  }, 240_000)
 
   it('the guest gallery no longer links to the venue screen', async () => {
     context = await desktopContext(browser, server.url)

@@ -27,11 +27,11 @@ async function guestPhone(browser: Browser, base: string) {
 const rows = (page: Page) => page.locator('[data-testid=upload-item]')
 const states = (page: Page) => rows(page).evaluateAll(els => els.map(el => el.getAttribute('data-state')))
 
+/** The message, then the files: each goes the moment it is picked. */
 async function send(page: Page, files: string[], message: string) {
+  await page.fill('[name=message]', message)
   for (const file of files) await page.setInputFiles('input[type=file]', file)
   await until(async () => (await rows(page).count()) === files.length, 15_000, 'rows')
-  await page.fill('[name=message]', message)
-  await page.click('[data-testid=send]')
   await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
 }
 
@@ -59,14 +59,16 @@ describe('/enviar: bytes already sent, and "Remover" within the window (phone, r
     return opened
   }
 
-  it('the same photo picked twice goes once: one init, one record, the other row "Já enviada"', async () => {
+  it('the same photo picked twice is one row and goes once: one init, one record', async () => {
     const file = await photo(dir, 'IMG_DUAS_VEZES.jpg', 'Duas', 30)
     const { page, calls } = await phone()
-    await send(page, [file, file], 'Escolhida duas vezes')
-    expect([...await states(page)].sort()).toEqual(['done', 'duplicate'])
-    const duplicate = page.locator('[data-testid=upload-item][data-state=duplicate]')
-    expect((await duplicate.locator('.upload-item__status').textContent())!.trim()).toBe('Já enviada')
-    expect(await duplicate.locator('[data-testid=upload-remove]').count()).toBe(0)
+    await page.fill('[name=message]', 'Escolhida duas vezes')
+    await page.setInputFiles('input[type=file]', file)
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'the row')
+    await page.setInputFiles('input[type=file]', file)
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    expect(await states(page)).toEqual(['done'])
+    expect((await page.locator('[data-testid=upload-success-count]').textContent())!.trim()).toBe('1 arquivo enviado. Muito obrigado!')
     expect(calls.filter(call => call.path === '/api/uploads/init')).toHaveLength(1)
     const stored = (await uploadRows(server.dbPath)).filter(row => row.message === 'Escolhida duas vezes')
     expect(stored).toHaveLength(1)
@@ -86,15 +88,27 @@ describe('/enviar: bytes already sent, and "Remover" within the window (phone, r
     expect(await states(second.page)).toEqual(['duplicate'])
     expect((await rows(second.page).locator('.upload-item__status').textContent())!.trim()).toBe('Já enviada')
     expect(await second.page.locator('[data-testid=upload-remove]').count()).toBe(0)
-    // One init, answered 200 (the earlier upload), and no bytes sent, no confirm.
-    expect(second.calls.map(call => [call.method, call.path, call.status])).toEqual([['POST', '/api/uploads/init', 200]])
+    // One init, answered 200 (the earlier upload), and no bytes sent, no confirm (the page's own
+    // read of what this phone sent before, GET /api/uploads/mine, is no sending).
+    const sending = second.calls.filter(call => !(call.method === 'GET' && call.path === '/api/uploads/mine'))
+    expect(sending.map(call => [call.method, call.path, call.status])).toEqual([['POST', '/api/uploads/init', 200]])
     expect((await uploadRows(server.dbPath)).filter(row => row.message === 'Segundo celular')).toEqual([])
     // The first phone still may take its own photo back; the second never could.
-    expect(await first.page.locator('[data-testid=upload-remove]').count()).toBe(1)
+    expect(await rows(first.page).locator('[data-testid=upload-remove]').count()).toBe(1)
     await screenshot(second.page, 'enviar-phone-duplicate-other-phone')
   })
 
-  it('"Remover" on a sent photo removes it with one tap: the row goes, the record and the gallery item too', async () => {
+  it('the result counts only what was new: "1 arquivo enviado, 2 já estavam na galeria"', async () => {
+    const [a, b, fresh] = await Promise.all([photo(dir, 'IMG_A.jpg', 'A', 40), photo(dir, 'IMG_B.jpg', 'B', 80), photo(dir, 'IMG_NOVA.jpg', 'Nova', 160)])
+    const first = await phone()
+    await send(first.page, [a, b], 'Antes')
+    const second = await phone()
+    await send(second.page, [a, b, fresh], 'Depois')
+    expect([...await states(second.page)].sort()).toEqual(['done', 'duplicate', 'duplicate'])
+    expect((await second.page.locator('[data-testid=upload-success-count]').textContent())!.trim()).toBe('1 arquivo enviado, 2 já estavam na galeria. Muito obrigado!')
+  })
+
+  it('"Remover" on a sent photo asks first, then removes it: the row goes, the record and the gallery item too, and the page says so', async () => {
     const file = await photo(dir, 'IMG_ENGANO.jpg', 'Engano', 260)
     const keep = await photo(dir, 'IMG_FICA.jpg', 'Fica', 300)
     const { page } = await phone()
@@ -106,8 +120,22 @@ describe('/enviar: bytes already sent, and "Remover" within the window (phone, r
     const remove = row.locator('[data-testid=upload-remove]')
     expect((await remove.textContent())!.trim()).toBe('Remover')
     await screenshot(page, 'enviar-phone-remove')
+    // It asks first: answered "no", nothing happens.
+    const questions: string[] = []
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await remove.click()
+    await until(async () => questions.length === 1, 5000, 'the question')
+    expect(questions[0]).toBe('Remover IMG_ENGANO.jpg da galeria? Ninguém mais vai ver este arquivo.')
+    expect(await row.count()).toBe(1)
+    expect((await uploadRows(server.dbPath)).filter(r => r.message === 'Mandei errado')).toHaveLength(2)
+    // Answered "yes": the row goes, and the page says so.
+    page.once('dialog', dialog => void dialog.accept())
     await remove.click()
     await until(async () => (await row.count()) === 0, 10_000, 'row removed')
+    expect((await page.locator('[data-testid=upload-removed]').textContent())!.trim()).toBe('IMG_ENGANO.jpg foi removido da galeria.')
     expect((await uploadRows(server.dbPath)).filter(r => r.message === 'Mandei errado').map(r => r.file_name)).toEqual(['IMG_FICA.jpg'])
     const gallery = (await api(server.url, '/api/gallery?limit=100')).body.items as { id: string }[]
     expect(gallery.map(item => item.id)).not.toContain(wrong.id)
@@ -144,8 +172,9 @@ describe('/enviar: "Remover" after the window (phone, real server)', () => {
     const { page } = opened
     await send(page, [file], 'Tarde demais')
     const sentAt = Date.now()
+    // The row's own "Remover" (the list of what this phone sent has one for the same photo, which goes with it).
     const remove = page.locator('[data-testid=upload-remove]')
-    expect(await remove.count()).toBe(1)
+    expect(await rows(page).locator('[data-testid=upload-remove]').count()).toBe(1)
     await until(async () => (await remove.count()) === 0, (WINDOW_SEC + 3) * 1000, 'button gone')
     expect(Date.now() - sentAt).toBeGreaterThan((WINDOW_SEC - 1) * 1000)
     expect(await states(page)).toEqual(['done'])

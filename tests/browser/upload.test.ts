@@ -87,30 +87,29 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await screenshot(page, 'enviar-phone-empty')
     await expectAccessible(page, '/enviar, empty, on a phone')
 
-    await page.setInputFiles('input[type=file]', [photo1, photo2, video])
-    await until(async () => (await rows(page).count()) === 3, 15_000, 'three rows')
-    expect(await states(page)).toEqual(['queued', 'queued', 'queued'])
+    // The words first, as a guest fills them; the files go the moment they are picked, no button.
     await page.fill('[name=author]', 'Tia Maria')
     await page.fill('[name=message]', 'Felicidades aos noivos!')
-    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 3, 15_000, 'thumbnails')
-    await page.evaluate(() => window.scrollTo(0, 0))
-    await screenshot(page, 'enviar-phone-picked')
-    await expectAccessible(page, '/enviar with files picked, on a phone')
-
-    // Every value the video's progress element shows on the way, sampled in the page.
+    // Every value the video's progress element shows on the way, sampled in the page from its first frame.
     await page.evaluate(() => {
       const seen: number[] = []
       ;(window as unknown as { progressSeen: number[] }).progressSeen = seen
       const sample = () => {
         const bar = document.querySelector('[data-testid=upload-item][data-name="VID_0003.mp4"] [data-progress]')
-        const value = Number(bar?.getAttribute('data-progress'))
-        if (seen.at(-1) !== value) seen.push(value)
-        if (value < 100) requestAnimationFrame(sample)
+        const value = bar ? Number(bar.getAttribute('data-progress')) : null
+        if (value !== null && seen.at(-1) !== value) seen.push(value)
+        if (value === null || value < 100) requestAnimationFrame(sample)
       }
       sample()
     })
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [photo1, photo2, video])
+    await until(async () => (await rows(page).count()) === 3, 15_000, 'three rows')
+    expect(await page.locator('[data-testid=send]').count()).toBe(0)
     await until(async () => (await states(page)).includes('uploading'), 10_000, 'uploading')
+    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 3, 15_000, 'thumbnails')
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await screenshot(page, 'enviar-phone-picked')
+    await expectAccessible(page, '/enviar with files picked and going, on a phone')
     await until(async () => {
       const bar = page.locator('[data-testid=upload-item][data-name="VID_0003.mp4"] [data-progress]')
       const value = Number(await bar.getAttribute('data-progress'))
@@ -198,10 +197,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200).length
     proxy.setThrottle(6 * MiB)
-    await page.setInputFiles('input[type=file]', [video])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Sem internet no meio')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await until(() => storedParts() >= 2, 60_000, 'two parts stored')
 
     await context!.setOffline(true)
@@ -269,9 +267,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await page.setInputFiles('input[type=file]', photos)
     await until(async () => (await rows(page).count()) === 7, 20_000, 'seven rows')
     const summary = page.locator('[data-testid=upload-summary]')
-    // Nothing sent yet, nothing to sum up.
-    expect(await summary.count()).toBe(0)
-    // Every percentage the summary shows on the way, sampled in the page.
+    // Every percentage the summary shows on the way once all seven are counted, sampled in the page.
     await page.evaluate(() => {
       const seen: number[] = []
       ;(window as unknown as { percentSeen: number[] }).percentSeen = seen
@@ -282,7 +278,6 @@ describe('guest upload page /enviar (phone, real server)', () => {
       }
       sample()
     })
-    await page.click('[data-testid=send]')
     await summary.waitFor({ timeout: 10_000 })
     expect(await summary.getAttribute('data-total')).toBe('7')
     const headline = summary.locator('.upload-summary__headline')
@@ -323,10 +318,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const before = proxy.seen.length
     const storedParts = () => proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200)
     proxy.setThrottle(6 * MiB)
-    await page.setInputFiles('input[type=file]', [video])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Depois do recarregar')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await until(() => storedParts().length >= 2, 60_000, 'two parts stored')
 
     // Bodies still on their way are held, so none can finish behind the page's back while it reloads.
@@ -374,10 +368,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const before = proxy.seen.length
     // Part 2: the connection drops once. Part 5: the storage answers 503 twice.
     proxy.failParts([{ part: 2, fail: 'reset', times: 1 }, { part: 5, fail: 503, times: 2 }])
-    await page.setInputFiles('input[type=file]', [video])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Parte com falha')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     proxy.failParts([])
 
@@ -402,10 +395,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const page = await openPage()
     const before = proxy.seen.length
     proxy.setThrottle(4 * MiB)
-    await page.setInputFiles('input[type=file]', [video])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Vou cancelar')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [video])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await until(() => proxy.seen.slice(before).some(e => e.method === 'PUT' && e.status === 200), 60_000, 'a part stored')
     await page.click('[data-testid=upload-cancel]')
     await until(async () => (await rows(page).count()) === 0, 10_000, 'row removed')
@@ -421,10 +413,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const clip = copyClip(dir, 'CLIPE.mp4')
     const page = await openPage()
     const before = proxy.seen.length
-    await page.setInputFiles('input[type=file]', [clip])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Com quadro de capa')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
     const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com quadro de capa')!
     expect(row).toMatchObject({ status: 'approved', kind: 'video', size: statSync(clip).size })
@@ -462,10 +453,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     const picked = [made['moov-last.mp4']!.file, made['apple.mov']!.file]
     for (const file of picked) expect(locationTags(file).length, file).toBeGreaterThan(0)
     const page = await openPage()
-    await page.setInputFiles('input[type=file]', picked)
-    await until(async () => (await states(page)).filter(state => state === 'queued').length === 2, 15_000, 'rows')
     await page.fill('[name=message]', 'Sem lugar')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', picked)
+    await until(async () => (await rows(page).count()) === 2, 15_000, 'rows')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
     const sent = (await uploadRows(server.dbPath)).filter(r => r.message === 'Sem lugar')
     expect(sent).toHaveLength(2)
@@ -486,10 +476,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
     writeFileSync(file, await jpegWithGps(320, 240))
     expect((await sharp(file).metadata()).exif).toBeDefined()
     const page = await openPage()
-    await page.setInputFiles('input[type=file]', [file])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Com GPS')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [file])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
     const row = (await uploadRows(server.dbPath)).find(r => r.message === 'Com GPS')!
     // The page made the public images and confirm accepted them: listed the moment the page says done.
@@ -515,10 +504,9 @@ describe('guest upload page /enviar (phone, real server)', () => {
       refused++
       return route.abort('connectionreset')
     })
-    await page.setInputFiles('input[type=file]', [clip])
-    await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
     await page.fill('[name=message]', 'Capa perdida')
-    await page.click('[data-testid=send]')
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
     expect(refused).toBe(1)
     expect(await states(page)).toEqual(['done'])
@@ -544,9 +532,10 @@ describe('guest upload page /enviar (phone, real server)', () => {
       expect(bigText).toContain('O limite é 1 MB')
       expect(clipText).toMatch(/longo demais \(2 segundos\)/)
       expect(clipText).toContain('O limite é 1 segundo')
-      // The acceptable photo is still there, waiting for the send button.
-      expect(await states(page)).toEqual(['queued'])
-      expect(proxy.seen.slice(before).some(e => e.path === '/api/uploads/init')).toBe(false)
+      // Neither refused file reaches the server; the acceptable photo goes by itself (its bytes
+      // were sent by the first test: the server answers "already in the gallery").
+      await until(async () => ['done', 'duplicate'].includes((await states(page))[0]!), 30_000, 'the photo sent')
+      expect(proxy.seen.slice(before).filter(e => e.path === '/api/uploads/init')).toHaveLength(1)
       await screenshot(page, 'enviar-phone-refused')
       await expectAccessible(page, '/enviar refusing files, on a phone')
 
@@ -579,7 +568,6 @@ describe('guest upload page /enviar (phone, real server)', () => {
     proxy.setThrottle(8 * MiB)
     await page.setInputFiles('input[type=file]', [photo1, video])
     await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 2, 15_000, 'thumbnails')
-    await page.click('[data-testid=send]')
     await until(async () => Number(await rows(page).nth(1).locator('[data-progress]').getAttribute('data-progress')) > 30, 30_000, 'video on its way')
     await screenshot(page, 'enviar-desktop-uploading')
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
@@ -594,8 +582,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
     try {
       const page = await openPage()
       await page.setInputFiles('input[type=file]', [photo2])
-      await until(async () => (await states(page))[0] === 'queued', 15_000, 'row')
-      await page.click('[data-testid=send]')
+      await until(async () => (await rows(page).count()) === 1, 15_000, 'row')
       await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
       await expect(page.locator('[data-testid=upload-after-approval]').textContent()).resolves.toMatch(/depois que os noivos aprovarem/)
       const rowsNow = await uploadRows(server.dbPath)
@@ -605,5 +592,120 @@ describe('guest upload page /enviar (phone, real server)', () => {
     finally {
       await setEvent({ moderation: 'post' })
     }
+  })
+
+  it('a picked file is confirmed with no further tap, with the remembered name; words typed later reach the files on the page', async () => {
+    const picked = distinctCopy(sharedPhoto2())
+    const page = await openPage()
+    // The name remembered from an earlier visit goes with the file.
+    await page.evaluate(() => localStorage.setItem('event-media:author', 'Vó Nina'))
+    await page.reload()
+    await page.locator('main[data-ready]').waitFor()
+    expect(await page.inputValue('[name=author]')).toBe('Vó Nina')
+    const knownIds = new Set((await uploadRows(server.dbPath)).map(row => row.id))
+    await page.setInputFiles('input[type=file]', [picked])
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    expect(await page.locator('[data-testid=send]').count()).toBe(0)
+    const sent = (await uploadRows(server.dbPath)).find(row => !knownIds.has(row.id))!
+    expect(sent).toMatchObject({ author: 'Vó Nina', message: '', file_name: 'IMG_0002.jpg' })
+    expect(sent.confirmed_at).not.toBeNull()
+
+    // Typed after the photo was confirmed: it still reaches it (the device's edit, within its window).
+    await page.fill('[name=message]', 'Escrito depois')
+    const messageOf = async (id: string) => (await uploadRows(server.dbPath)).find(row => row.id === id)?.message
+    await expect.poll(() => messageOf(sent.id), { timeout: 10_000 }).toBe('Escrito depois')
+
+    // Typed while a video is on its way: it reaches the video, and not the photo no longer on the page.
+    await page.getByRole('button', { name: 'Enviar mais' }).click()
+    proxy.setThrottle(20 * MiB)
+    const clip = distinctCopy(sharedVideo())
+    await page.setInputFiles('input[type=file]', [clip])
+    await until(async () => (await states(page))[0] === 'uploading', 15_000, 'video on its way')
+    await page.fill('[name=message]', 'Durante o envio')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+    const video = (await uploadRows(server.dbPath)).find(row => !knownIds.has(row.id) && row.id !== sent.id)!
+    await expect.poll(() => messageOf(video.id), { timeout: 10_000 }).toBe('Durante o envio')
+    expect(await messageOf(sent.id)).toBe('Escrito depois')
+  })
+
+  it('a file picked before the page is ready to listen is sent once it is, never dropped', async () => {
+    const picked = distinctCopy(sharedPhoto1())
+    context = await phoneContext(browser, proxy.url)
+    const page = await context.newPage()
+    // The page's scripts held back: the server-rendered picker shows, nothing answers it yet.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(url => url.pathname.startsWith('/_nuxt/') && url.pathname.endsWith('.js'), async (route) => {
+      await released
+      await route.continue()
+    })
+    await page.goto('/enviar', { waitUntil: 'commit' })
+    await page.locator('input[type=file]').waitFor({ state: 'attached' })
+    await page.setInputFiles('input[type=file]', [picked])
+    expect(await page.locator('main[data-ready]').count()).toBe(0)
+    release()
+    await page.locator('main[data-ready]').waitFor()
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+    expect(await states(page)).toEqual(['done'])
+  })
+
+  it('says so when no byte has moved for 10 s while online (data-state=stalled), and carries on when bytes flow again', async () => {
+    const clip = distinctCopy(sharedVideo())
+    const page = await openPage()
+    proxy.setThrottle(8 * MiB)
+    await page.setInputFiles('input[type=file]', [clip])
+    const summary = page.locator('[data-testid=upload-summary]')
+    await until(async () => (await summary.getAttribute('data-state')) === 'sending' && Number(await summary.getAttribute('data-percent')) >= 5, 60_000, 'bytes moving')
+    // The storage accepts the connection and takes no more bytes.
+    proxy.hold(true)
+    const heldAt = Date.now()
+    await until(async () => (await summary.getAttribute('data-state')) === 'stalled', 30_000, 'stalled')
+    expect(Date.now() - heldAt).toBeGreaterThanOrEqual(9_000)
+    expect(await summary.locator('.upload-summary__headline').textContent()).toContain('Sem resposta do servidor · tentando de novo')
+    await screenshot(page, 'enviar-phone-stalled')
+    proxy.hold(false)
+    await until(async () => (await summary.getAttribute('data-state')) !== 'stalled', 30_000, 'moving again')
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 120_000 })
+    expect(await summary.getAttribute('data-state')).toBe('done')
+  })
+
+  it('a reload with the network gone shows what storage really holds: the sent photo done with its thumbnail, the video\'s stored parts counted', async () => {
+    const [picture, clip] = [distinctCopy(sharedPhoto1()), distinctCopy(sharedVideo())]
+    const page = await openPage()
+    const before = proxy.seen.length
+    const storedParts = () => new Set(proxy.seen.slice(before).filter(e => e.method === 'PUT' && e.part !== null && e.status === 200).map(e => e.part!))
+    proxy.setThrottle(6 * MiB)
+    await page.setInputFiles('input[type=file]', [picture, clip])
+    await until(async () => (await states(page))[0] === 'done', 30_000, 'the photo sent')
+    await until(() => storedParts().size >= 2, 60_000, 'two parts stored')
+    // Nothing more reaches storage from here; the page reloads and then loses the network.
+    proxy.hold(true)
+    await page.waitForTimeout(300)
+    const stored = storedParts()
+    await page.reload()
+    await page.locator('main[data-ready]').waitFor()
+    await context!.setOffline(true)
+    await until(async () => (await rows(page).count()) === 2, 15_000, 'rows restored')
+    await until(async () => (await page.locator('[data-testid=upload-item] img').count()) === 2, 15_000, 'thumbnails kept')
+    const [photoState, videoState] = await states(page)
+    expect(photoState).toBe('done')
+    expect(['paused', 'queued']).toContain(videoState)
+    // The parts storage confirmed count (the last one stored may not have been heard back by the
+    // page before the reload: it cannot count what it never heard), never "0 %".
+    const videoRow = rows(page).nth(1)
+    const heard = (stored.size - 1) * 10 * MiB
+    const videoPercent = Number(await videoRow.locator('[data-progress]').getAttribute('data-progress'))
+    expect(videoPercent).toBeGreaterThanOrEqual(Math.floor(heard / VIDEO_SIZE * 100))
+    expect(videoPercent).toBeGreaterThan(0)
+    const summary = page.locator('[data-testid=upload-summary]')
+    const pictureSize = statSync(picture).size
+    expect(Number(await summary.getAttribute('data-percent'))).toBeGreaterThanOrEqual(Math.floor((pictureSize + heard) / (pictureSize + VIDEO_SIZE) * 100))
+    expect(await summary.getAttribute('data-done')).toBe('1')
+    await screenshot(page, 'enviar-phone-offline-reload')
+    await context!.setOffline(false)
+    proxy.hold(false)
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
   })
 })

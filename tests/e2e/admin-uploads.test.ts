@@ -268,7 +268,10 @@ describe('admin uploads', () => {
       expect(response.status).toBe(200)
       expect(response.body).toEqual((await adminEvent()).body)
       expect(response.body.coverUploadId).toBe(id)
-      expect(Object.keys(response.body).sort()).toEqual(['allowVideos', 'coupleNames', 'coverUploadId', 'eventDate', 'maxFileSizeBytes', 'maxVideoDurationSec', 'moderation', 'updatedAt'])
+      expect(Object.keys(response.body).sort()).toEqual([
+        'allowAudio', 'allowVideos', 'coupleNames', 'coverUploadId', 'eventDate', 'galleryMode', 'galleryPin', 'guestDownloads', 'language',
+        'maxAudioDurationSec', 'maxFileSizeBytes', 'maxUploadsPerGuest', 'maxVideoDurationSec', 'moderation', 'revealAt', 'screenInClosedMode', 'screenKey', 'updatedAt',
+      ])
       const cover = (await event()).body.cover
       expect(cover.id).toBe(id)
       expect(typeof cover.url).toBe('string')

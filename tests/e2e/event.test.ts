@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
-import { COUPLE_NAMES_MAX_LENGTH, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '../../shared/limits'
+import { COUPLE_NAMES_MAX_LENGTH, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '../../shared/limits'
 
 describe('event configuration', () => {
   const server = useTestServer({ admin: true })
@@ -13,13 +13,16 @@ describe('event configuration', () => {
     expect(admin.status).toBe(200)
     expect(admin.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: expect.any(String),
+      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: expect.any(String),
+      galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
+      screenKey: expect.any(String), screenInClosedMode: true,
     })
     expect(new Date(admin.body.updatedAt).toISOString()).toBe(admin.body.updatedAt)
     const pub = await api(server.url, '/api/event')
     expect(pub.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-      maxVideoDurationSec: 300, moderation: 'post', cover: null,
+      maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', cover: null,
+      galleryMode: 'live', revealAt: null, galleryPinRequired: false, guestDownloads: false, maxUploadsPerGuest: null,
     })
   })
 
@@ -50,7 +53,12 @@ describe('event configuration', () => {
     [{ allowVideos: 'yes' }],
     [{ maxVideoDurationSec: 0 }],
     [{ maxVideoDurationSec: MAX_VIDEO_DURATION_LIMIT + 1 }],
+    [{ language: 'fr' }],
+    [{ language: 'pt' }],
     [{ moderation: 'none' }],
+    [{ allowAudio: 1 }],
+    [{ maxAudioDurationSec: 0 }],
+    [{ maxAudioDurationSec: MAX_AUDIO_DURATION_LIMIT + 1 }],
     [{ coverUploadId: 'abc' }],
     [{ updatedAt: '2026-01-01T00:00:00.000Z' }],
     [{ unknown: true }],

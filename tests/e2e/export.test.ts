@@ -1,46 +1,20 @@
+import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { beforeAll, describe, expect, it } from 'vitest'
-import yauzl from 'yauzl'
 import { useTestServer } from '../helpers/test-server'
 import { mp4 } from '../support/fixtures'
 import { api } from '../support/http'
 import { S3_BUCKET, type TestS3 } from '../support/s3'
 import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 import { uploadFile } from '../support/uploads'
+import { unzip, type ZipEntry } from '../support/zip'
 
 function s3Client(s3: TestS3) {
   return new S3Client({
     region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true,
     credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
-  })
-}
-
-interface ZipEntry { name: string, compressionMethod: number, bytes: Buffer }
-
-/** Every entry of a ZIP held in memory (the test's copy; the server streams it). */
-function unzip(archive: Buffer): Promise<ZipEntry[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(archive, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const entries: ZipEntry[] = []
-      zip.on('error', reject)
-      zip.on('end', () => resolve(entries))
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (openError, stream) => {
-          if (openError || !stream) return reject(openError)
-          const chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.on('error', reject)
-          stream.on('end', () => {
-            entries.push({ name: entry.fileName, compressionMethod: entry.compressionMethod, bytes: Buffer.concat(chunks) })
-            zip.readEntry()
-          })
-        })
-      })
-      zip.readEntry()
-    })
   })
 }
 
@@ -129,14 +103,16 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const text = manifest.bytes.toString('utf8')
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
-    expect(header).toEqual(['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'])
+    // In the event's language (Portuguese by default).
+    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados'])
     return rows.map(row => row.map(unguard))
   }
 
   it('holds every approved original byte for byte, stored uncompressed, plus a manifest', async () => {
     const entries = await download()
-    const media = entries.filter(entry => entry.name !== 'manifest.csv')
+    const media = entries.filter(entry => !entry.name.endsWith('.csv'))
     expect(entries.at(-1)!.name).toBe('manifest.csv')
+    expect(entries.at(-2)!.name).toBe('guestbook.csv')
     expect(media).toHaveLength(approved.length)
     const names = media.map(entry => entry.name)
     expect(new Set(names).size).toBe(names.length)
@@ -152,7 +128,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     for (const [id, author, message, kind, createdAt, file, originalFileName, metadata] of rows) {
       const record = records.get(id!)
       expect(record, id).toBeDefined()
-      expect(metadata).toBe(kind === 'video' ? 'recorded position removed' : 'original, as sent')
+      expect(metadata).toBe(kind === 'video' ? 'localização da gravação removida' : 'original, como foi enviado')
       expect({ author, message, kind, createdAt, originalFileName }).toEqual({
         author: record.author, message: record.message, kind: record.kind, createdAt: record.createdAt, originalFileName: record.fileName,
       })
@@ -165,6 +141,31 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     // Oldest first, and nothing that is not approved and confirmed.
     expect(rows.map(row => row[0])).toEqual(approved.map(s => s.id))
     for (const id of excluded) expect(rows.map(row => row[0])).not.toContain(id)
+  })
+
+  it('holds guestbook.csv: approved messages only, formulas defused, a spoken one naming its recording in the archive', async () => {
+    const post = (author: string, text: string) => api(server.url, '/api/guestbook', { method: 'POST', json: { author, text } })
+    const written = (await post('=cmd|calc', 'Parabéns, "queridos"\nlinha 2')).body
+    const rejected = (await post('Recusado', 'fora')).body
+    await api(server.url, `/api/admin/guestbook/${rejected.id}`, { method: 'PATCH', json: { status: 'rejected' }, cookie: server.cookie })
+    const sound = Buffer.from(execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=duration=1', '-c:a', 'libopus', '-f', 'webm', '-']))
+    const { init: voice } = await uploadFile(server.url, sound, { contentType: 'audio/webm', size: sound.length, durationSec: 1, author: 'Vovó', message: '' })
+
+    const entries = await download()
+    const csv = entries.find(entry => entry.name === 'guestbook.csv')!.bytes.toString('utf8')
+    expect(csv.startsWith('\uFEFF')).toBe(true)
+    expect(csv).toContain('\'=cmd|calc,"Parabéns, ""queridos""\nlinha 2"')
+    const [header, ...rows] = parseCsv(csv.slice(1))
+    expect(header).toEqual(['id', 'type', 'author', 'text', 'durationSec', 'createdAt', 'file'])
+    expect(rows.map(row => row[0])).toEqual([written.id, voice.id])
+    const spoken = rows[1]!
+    expect(spoken.slice(1, 5)).toEqual(['audio', 'Vovó', '', '1'])
+    const recording = entries.find(entry => entry.name === spoken[6])!
+    expect(recording.name).toMatch(/_vovo_[\w-]+\.weba$/)
+    expect(recording.bytes.length).toBe(sound.length)
+    for (const id of [written.id, rejected.id, voice.id]) {
+      await api(server.url, `/api/admin/guestbook/${id}`, { method: 'DELETE', cookie: server.cookie })
+    }
   })
 
   it('defuses formulas and quotes guest text in the manifest', async () => {
@@ -206,7 +207,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const entries = await download()
     const row = manifestOf(entries).find(r => r[0] === victim.id)!
     expect(row[5]).toBe('')
-    expect(entries.filter(e => e.name !== 'manifest.csv')).toHaveLength(approved.length)
+    expect(entries.filter(e => !e.name.endsWith('.csv'))).toHaveLength(approved.length)
     await api(server.url, `/api/admin/uploads/${victim.id}`, { method: 'DELETE', cookie: server.cookie })
   })
 })

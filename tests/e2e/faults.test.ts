@@ -57,7 +57,7 @@ describe('health', () => {
   it('reports database, storage, driver and version', async () => {
     const health = await api(server.url, '/api/health')
     expect(health.status).toBe(200)
-    expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number), derivationBacklog: 0 })
+    expect(health.body).toEqual({ status: 'ok', database: 'ok', storage: 'ok', rateLimitStore: 'memory', storageDriver: 'local', version: expect.stringMatching(/^\d+\.\d+\.\d+/), uptimeSec: expect.any(Number), derivationBacklog: 0 })
     expect(health.headers.get('cache-control')).toBe('no-store')
   })
 })

@@ -187,6 +187,38 @@ describe('hostile input', () => {
     expect([again.author, again.message]).toEqual(['Bruno', 'olá'])
   })
 
+  it('hidden tags and surplus variation selectors are stripped at init, in the admin edit and from the couple names; drawn flags stay', async () => {
+    const tag = (text: string) => [...text].map(c => String.fromCodePoint(0xE0000 + c.charCodeAt(0))).join('')
+    const scotland = `\u{1F3F4}${tag('gbsct')}\u{E007F}`
+    // A black flag whose tags spell a message, and 63 selectors that are a byte each.
+    const hiddenFlag = `\u{1F3F4}${tag('meet me at the exit')}\u{E007F}`
+    const selectors = Array.from({ length: 63 }, (_, i) => String.fromCodePoint(0xE0100 + i)).join('')
+    const photo = await jpeg(20, 20)
+    const { confirm, init } = await uploadFile(server.url, photo, {
+      contentType: 'image/jpeg',
+      size: photo.length,
+      author: `Ana${selectors} ${tag('x')}`,
+      message: `oi ${hiddenFlag} ${scotland} ❤\uFE0F\uFE0F 葛\u{E0100}\u{E0101}`,
+    })
+    expect(confirm.status).toBe(200)
+    const listed = (await api(server.url, '/api/admin/uploads?limit=200', { cookie: server.cookie })).body.items.find((i: any) => i.id === init.id)
+    expect(listed.author).toBe('Ana')
+    expect(listed.message).toBe(`oi \u{1F3F4} ${scotland} ❤\uFE0F 葛\u{E0100}`)
+
+    const edited = await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'PATCH', json: { author: `Bia${tag('hidden')}`, message: `olá${selectors}${hiddenFlag}` }, cookie: server.cookie })
+    expect(edited.status).toBe(200)
+    expect([edited.body.author, edited.body.message]).toEqual(['Bia', 'olá\u{1F3F4}'])
+
+    const event = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: `Ana${selectors} & Bruno ${scotland}${tag('x')}` }, cookie: server.cookie })
+    expect(event.status).toBe(200)
+    expect(event.body.coupleNames).toBe(`Ana & Bruno ${scotland}`)
+    expect((await api(server.url, '/api/event')).body.coupleNames).toBe(`Ana & Bruno ${scotland}`)
+    // Only invisible characters: empty, and the couple's names need one visible character.
+    const blank = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: selectors }, cookie: server.cookie })
+    expect(blank.status).toBe(400)
+    expect(blank.body.data.code).toBe('INVALID_REQUEST')
+  })
+
   it('a file name made only of format characters is empty, so refused', async () => {
     const response = await api(server.url, '/api/uploads/init', { method: 'POST', json: { ...initValid, fileName: '\u202E\u2066\u200F' } })
     expect(response.status).toBe(400)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import exifReader from 'exif-reader'
 import sharp from 'sharp'
 import { useTestServer } from '../helpers/test-server'
-import { api } from '../support/http'
+import { api, login } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
 import { keyOfUrl, putBytes, uploadFile } from '../support/uploads'
@@ -71,9 +71,42 @@ describe('local storage driver', () => {
     expect((await fetch(`${server.url}${photoPath}`)).status).toBe(403)
   })
 
+  it('a signed URL with a query parameter added, repeated or moved is refused 403 INVALID_SIGNATURE; the URL as signed works', async () => {
+    const photo = await jpegWithGps()
+    const { init: created } = await uploadFile(server.url, photo, { contentType: 'image/jpeg', size: photo.length })
+    const signed = (await api(server.url, `/api/admin/uploads/${created.id}`, { method: 'PATCH', json: {}, cookie: await login(server.url) })).body.originalUrl as string
+    expect(signed).toMatch(/\?exp=\d+&sig=[\w-]+$/)
+    const url = new URL(signed)
+    const exp = url.searchParams.get('exp')!
+    const sig = url.searchParams.get('sig')!
+    const variants = [
+      `${signed}&x=1`,
+      `${url.origin}${url.pathname}?x=1&exp=${exp}&sig=${sig}`,
+      `${url.origin}${url.pathname}?sig=${sig}&exp=${exp}`,
+      `${url.origin}${url.pathname}?exp=${exp}&exp=${exp}&sig=${sig}`,
+      `${url.origin}${url.pathname}?exp=${exp}&sig=${sig}&sig=${sig}`,
+      `${url.origin}${url.pathname}?exp=${exp}&len=&sig=${sig}`,
+    ]
+    for (const variant of variants) {
+      const response = await fetch(variant)
+      expect(response.status, variant).toBe(403)
+      expect((await response.json()).data.code, variant).toBe('INVALID_SIGNATURE')
+    }
+    const genuine = await fetch(signed)
+    expect(genuine.status).toBe(200)
+    expect(Buffer.from(await genuine.arrayBuffer()).equals(photo)).toBe(true)
+
+    // A PUT URL likewise: an extra parameter is refused before any byte is written.
+    const fresh = await init({ contentType: 'image/jpeg', size: photo.length })
+    const put = await putBytes(`${fresh.body.upload.url}&x=1`, photo, fresh.body.upload.headers)
+    expect(put.status).toBe(403)
+    expect((await put.json()).data.code).toBe('INVALID_SIGNATURE')
+  })
+
   it('an expired URL is refused; refresh gives new URLs for the missing parts only, and the upload resumes', async () => {
-    // Four seconds: long enough for three 10 MiB parts on a loaded machine, short enough to wait out.
-    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '4' })
+    // Ten seconds: three 10 MiB parts took longer than four on this 2-core machine under a whole
+    // test run (the URLs expired before they were used), and ten is still short enough to wait out.
+    const short = await startServer({ UPLOAD_URL_TTL_SECONDS: '10' })
     try {
       const MiB = 1024 * 1024
       const bytes = mp4(52 * MiB)

@@ -24,6 +24,26 @@ describe('upload rate limits', () => {
   })
 })
 
+describe('abort and refresh share the per-client budget', () => {
+  it('each answers 429 RATE_LIMITED with retry-after past RATE_LIMIT_UPLOADS_PER_MINUTE, on a counter of its own', async () => {
+    const server = await startServer({ RATE_LIMIT_UPLOADS_PER_MINUTE: '3' })
+    try {
+      for (const action of ['abort', 'refresh']) {
+        const send = () => api(server.url, `/api/uploads/nope123/${action}`, { method: 'POST', json: action === 'refresh' ? { partNumbers: [1] } : {} })
+        const answers = [await send(), await send(), await send(), await send()]
+        expect(answers.map(a => a.status), action).toEqual([404, 404, 404, 429])
+        expect(answers[3]!.body.data.code).toBe('RATE_LIMITED')
+        expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      }
+      // Init keeps its own budget.
+      expect((await api(server.url, '/api/uploads/init', { method: 'POST', json: { fileName: 'a.jpg', contentType: 'image/jpeg', size: 10 } })).status).toBe(201)
+    }
+    finally {
+      await server.stop()
+    }
+  })
+})
+
 describe('shared counters in Redis', () => {
   let redis: TestRedis
   beforeAll(async () => {

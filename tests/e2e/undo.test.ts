@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
-import { adminRecord, distinctJpeg, seedUnconfirmed, waitForDerived } from '../support/seed'
+import { adminRecord, distinctJpeg, seedUnconfirmed, setModeration, waitForDerived } from '../support/seed'
 import { keyOfUrl, uploadFile } from '../support/uploads'
 
 /** A confirmed photo, its undo token and every key it owns once its images are made. */
@@ -48,6 +48,29 @@ describe.each(['local', 's3'] as const)('undo within the window (%s driver)', (d
     expect(await publicVersion()).toBeGreaterThan(before)
     const again = await undo(server.url, photo.id, photo.token)
     expect([again.status, again.body.data.code]).toEqual([404, 'NOT_FOUND'])
+  })
+
+  it('confirming again tells the upload\'s status now only to its sender: anyone else gets what the moderation mode gives, for every upload', async () => {
+    const photo = await sentPhoto(server.url, server.cookie)
+    const other = await sentPhoto(server.url, server.cookie)
+    const reject = await api(server.url, `/api/admin/uploads/${photo.id}/reject`, { method: 'POST', cookie: server.cookie })
+    expect(reject.status).toBe(200)
+    const confirm = (headers: Record<string, string>) => api(server.url, `/api/uploads/${photo.id}/confirm`, { method: 'POST', json: {}, headers })
+    // Its sender (the token init gave it) learns the couple's decision.
+    expect((await confirm({ 'x-undo-token': photo.token })).body).toEqual({ id: photo.id, status: 'rejected' })
+    // Anyone else: post-moderation's answer, as for an upload never moderated.
+    for (const headers of [{}, { 'x-undo-token': 'not-the-token' }, { 'x-undo-token': other.token }] as Record<string, string>[]) {
+      const response = await confirm(headers)
+      expect([response.status, response.body], JSON.stringify(headers)).toEqual([200, { id: photo.id, status: 'approved' }])
+    }
+    await setModeration(server.url, server.cookie, 'pre')
+    try {
+      expect((await confirm({})).body).toEqual({ id: photo.id, status: 'pending' })
+      expect((await confirm({ 'x-undo-token': photo.token })).body).toEqual({ id: photo.id, status: 'rejected' })
+    }
+    finally {
+      await setModeration(server.url, server.cookie, 'post')
+    }
   })
 
   it('a wrong token, a missing one, or another upload\'s token is 403 UNDO_TOKEN_INVALID, and the upload stays', async () => {

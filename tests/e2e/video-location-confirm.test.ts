@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
-import { api } from '../support/http'
+import { api, fetchFresh } from '../support/http'
 import { locationTags, makeLargeVideo, makeLocationVideos, packetHashes, type LocationVideo } from '../support/location-videos'
 import { keyOfUrl, stagedKeyOfUrl, uploadFile } from '../support/uploads'
 
@@ -33,7 +33,7 @@ describe.each(['local', 's3'] as const)('confirm blanks a video\'s location (%s 
     expect(confirm.status, JSON.stringify(confirm.body)).toBe(200)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((i: { id: string }) => i.id === init.id)
     const served = join(dir, `served-${driver}-${init.id}`)
-    writeFileSync(served, Buffer.from(await (await fetch(item.url)).arrayBuffer()))
+    writeFileSync(served, Buffer.from(await (await fetchFresh(item.url)).arrayBuffer()))
     return served
   }
 

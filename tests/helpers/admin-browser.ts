@@ -4,12 +4,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT } from '../support/server'
 
 /** Debian's Chromium, headless, with nothing that would reach outside this machine. */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   })
 }
+
+/** Chromium's own fake microphone and camera (a beep), granted without a prompt: the recorder's tests. */
+export const FAKE_MEDIA_DEVICES = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']
 
 export const VIEWPORTS = {
   tablet: { width: 768, height: 1024 },

@@ -1,5 +1,6 @@
 import { mountSuspended } from '@nuxt/test-utils/runtime'
-import { describe, expect, it } from 'vitest'
+import { nextTick } from 'vue'
+import { describe, expect, it, vi } from 'vitest'
 import { UploadItem } from '#components'
 
 type Item = InstanceType<typeof UploadItem>['$props']['item']
@@ -92,5 +93,34 @@ describe('UploadItem', () => {
     const video = await mountItem({ kind: 'video', contentType: 'video/mp4', durationSec: 12 })
     expect(video.find('.upload-item__thumb img').exists()).toBe(false)
     expect(video.get('.upload-item__badge').text()).toBe('Vídeo')
+  })
+
+  it('shows a file whose bytes were already in the gallery as a duplicate: full, nothing to press', async () => {
+    const wrapper = await mountItem({ phase: 'duplicate', done: true, duplicate: true, sentBytes: 2_621_440 })
+    expect(wrapper.get('[data-testid="upload-item"]').attributes()).toMatchObject({ 'data-state': 'duplicate', 'data-phase': 'duplicate' })
+    expect(wrapper.get('progress').attributes('data-progress')).toBe('100')
+    expect(wrapper.find('[data-testid="upload-remove"]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="upload-cancel"]').exists()).toBe(false)
+  })
+
+  it('offers "Remover" while the undo window lasts, in place of the check mark, and takes it away when it closes', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const until = Date.now() + 5_000
+      const wrapper = await mountItem({ phase: 'done', done: true, undo: { token: 't', windowSec: 5, until } })
+      const remove = wrapper.get('[data-testid="upload-remove"]')
+      expect(remove.attributes('aria-label')).toBe('Remover IMG_0001.JPG')
+      expect(wrapper.find('.upload-item__done').exists()).toBe(false)
+      await remove.trigger('click')
+      expect(wrapper.emitted('remove')).toEqual([['local-1']])
+
+      vi.advanceTimersByTime(5_001)
+      await nextTick()
+      expect(wrapper.find('[data-testid="upload-remove"]').exists()).toBe(false)
+      expect(wrapper.find('.upload-item__done').exists()).toBe(true)
+    }
+    finally {
+      vi.useRealTimers()
+    }
   })
 })

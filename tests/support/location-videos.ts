@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import {
+  box, freeformItem, ISO6709, iTunesMeta, keyedItem, keysBox, mebxEntry, metadataTrak, overrunning, quickTimeMeta, sampleEntry,
+  withFirstMoofChild, withMoovChildren, withSampleEntryChild, xyz,
+} from './crafted-videos'
 
 /**
  * Real videos carrying a recording position, made at test time by Debian's ffmpeg and exiftool
@@ -93,4 +97,59 @@ export function probe(file: string): unknown {
 /** A hash of every packet of every stream, as the demuxer hands them to a decoder. */
 export function packetHashes(file: string): string {
   return run('ffmpeg', ['-v', 'error', '-i', file, '-map', '0', '-c', 'copy', '-f', 'framemd5', '-'])
+}
+
+/**
+ * What ffprobe reads as a position: container and stream tags whose name speaks of a location,
+ * or whose value is an ISO 6709 position whatever its name.
+ */
+export function ffprobeLocationTags(file: string): string[] {
+  const json = JSON.parse(run('ffprobe', ['-v', 'error', '-show_entries', 'format_tags:stream_tags', '-of', 'json', file]))
+  const tags = [json.format?.tags ?? {}, ...(json.streams ?? []).map((stream: { tags?: object }) => stream.tags ?? {})] as Record<string, string>[]
+  return tags.flatMap(entries => Object.entries(entries))
+    .filter(([name, value]) => /gps|locat|coordinat|iso6709|xyz/i.test(name) || /[+-]\d{2,}(\.\d+)?[+-]\d{3,}/.test(String(value)))
+    .map(([name, value]) => `${name}=${value}`)
+}
+
+export interface CraftedVideo extends LocationVideo {
+  /** `blanked`: confirmed, served without any position; otherwise refused with this `videoProblem`. */
+  outcome: 'blanked' | 'unreadable' | 'location-track'
+}
+
+/**
+ * Positions hidden where a scan that walks only the usual places misses them, each in a real
+ * ffmpeg video (its moov last, so boxes added to it move no media), built with the box writer of
+ * crafted-videos.ts: what exiftool and ffprobe still read in them is checked by the tests.
+ */
+export function makeCraftedLocationVideos(dir: string): Record<string, CraftedVideo> {
+  const at = (name: string) => join(dir, name)
+  ffmpeg(...picture(2), ...h264, at('crafted-base.mp4'))
+  ffmpeg(...picture(2), ...h264, '-movflags', 'frag_keyframe+empty_moov', '-g', '10', at('crafted-fragmented.mp4'))
+  ffmpeg(...picture(2), '-c:v', 'libvpx', '-b:v', '200k', '-metadata', `TITLE=${POSITION}`, at('title.webm'))
+  const base = readFileSync(at('crafted-base.mp4'))
+  const location = 'com.apple.quicktime.location.ISO6709'
+  const files: Record<string, [Buffer, CraftedVideo['outcome']]> = {
+    'freeform.mp4': [withMoovChildren(base, box('udta', iTunesMeta(freeformItem('com.apple.iTunes', location, ISO6709)))), 'blanked'],
+    'two-keys.mp4': [withMoovChildren(base, quickTimeMeta(keysBox('com.apple.quicktime.make'), keysBox(location), box('ilst', keyedItem(1, ISO6709)))), 'blanked'],
+    'two-keys-reversed.mp4': [withMoovChildren(base, quickTimeMeta(keysBox(location), keysBox('com.apple.quicktime.make'), box('ilst', keyedItem(1, ISO6709)))), 'blanked'],
+    'two-metas.mp4': [withMoovChildren(base, quickTimeMeta(keysBox(location)), quickTimeMeta(keysBox('com.apple.quicktime.make'), box('ilst', keyedItem(1, ISO6709)))), 'blanked'],
+    'position-under-make.mp4': [withMoovChildren(base, quickTimeMeta(keysBox('com.apple.quicktime.make'), box('ilst', keyedItem(1, ISO6709)))), 'blanked'],
+    'uuid8-then-udta.mp4': [Buffer.concat([base, box('uuid'), box('udta', xyz())]), 'blanked'],
+    'uuid8-in-udta.mp4': [withMoovChildren(base, box('udta', box('uuid'), xyz())), 'blanked'],
+    'udta-in-mdia.mp4': [withMoovChildren(base, box('mdia', box('udta', xyz()))), 'blanked'],
+    'udta-in-moof.mp4': [withFirstMoofChild(readFileSync(at('crafted-fragmented.mp4')), box('udta', xyz())), 'blanked'],
+    'udta-in-sample-entry.mp4': [withSampleEntryChild(base, box('udta', xyz())), 'blanked'],
+    'udta-past-the-end.mp4': [Buffer.concat([base, overrunning(box('udta', xyz()), 100)]), 'unreadable'],
+    'camm.mp4': [withMoovChildren(base, metadataTrak(sampleEntry('camm'))), 'location-track'],
+    'gpmd.mp4': [withMoovChildren(base, metadataTrak(sampleEntry('gpmd'))), 'location-track'],
+    'mebx-location.mp4': [withMoovChildren(base, metadataTrak(mebxEntry('com.apple.quicktime.location.ISO6709'))), 'location-track'],
+    'mebx-live-photo.mp4': [withMoovChildren(base, metadataTrak(mebxEntry('com.apple.quicktime.live-photo-info'))), 'blanked'],
+  }
+  const out: Record<string, CraftedVideo> = {}
+  for (const [name, [bytes, outcome]] of Object.entries(files)) {
+    writeFileSync(at(name), bytes)
+    out[name] = { file: at(name), contentType: 'video/mp4', outcome }
+  }
+  out['title.webm'] = { file: at('title.webm'), contentType: 'video/webm', outcome: 'blanked' }
+  return out
 }

@@ -24,13 +24,13 @@ export async function makePhoneImages(original: Buffer, thumbType: 'image/webp' 
   return { display: display!, thumb: thumb!, thumb2x: thumb2x! }
 }
 
-/** POST /api/uploads/:id/public-images for `images`, then PUT each (all, or those in `only`). */
-export async function sendPhoneImages(base: string, id: string, images: PhoneImages, only: PublicImageVariant[] = PUBLIC_IMAGE_VARIANT_NAMES) {
+/** POST /api/uploads/:id/public-images for `images`, then PUT each (all, or those in `only`; with `extraHeaders` besides the signed ones). */
+export async function sendPhoneImages(base: string, id: string, images: PhoneImages, only: PublicImageVariant[] = PUBLIC_IMAGE_VARIANT_NAMES, extraHeaders: Record<string, string> = {}) {
   const declaration = Object.fromEntries(PUBLIC_IMAGE_VARIANT_NAMES.map(name => [name, { contentType: images[name].contentType, size: images[name].bytes.length }]))
   const signed = await api(base, `/api/uploads/${id}/public-images`, { method: 'POST', json: declaration })
   assert.equal(signed.status, 200, `public-images answered ${signed.status}: ${JSON.stringify(signed.body)}`)
   for (const name of only) {
-    const response = await putBytes(signed.body.upload[name].url, images[name].bytes, signed.body.upload[name].headers)
+    const response = await putBytes(signed.body.upload[name].url, images[name].bytes, { ...signed.body.upload[name].headers, ...extraHeaders })
     assert.equal(response.status, 200, `PUT of ${name} answered ${response.status}`)
   }
   return signed.body

@@ -22,7 +22,7 @@ export async function buildPublicImagesPage(outDir: string): Promise<void> {
     root: PAGE_DIR,
     configFile: false,
     logLevel: 'error',
-    resolve: { alias: { '~~': ROOT } },
+    resolve: { alias: { '#shared': resolve(ROOT, 'shared'), '~': ROOT } },
     build: { outDir, emptyOutDir: true, minify: false, target: 'es2022' },
   })
 }

@@ -8,6 +8,11 @@ export interface TestRedis {
   /** Forgets every counter, so tests sharing one Redis start from full buckets. */
   flush: () => Promise<void>
   stop: () => Promise<void>
+  /** Starts it again on the same port after `stop`. */
+  start: () => Promise<void>
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, as a hung Redis. */
+  pause: () => void
+  resume: () => void
 }
 
 /** Sends one inline command and resolves with Redis's first reply line. */
@@ -27,9 +32,12 @@ function command(port: number, line: string): Promise<string> {
   })
 }
 
-/** A real Redis server (Debian's redis-server, installed by .ci/run), not a mock, on a free port. */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort()
+interface RedisProcess {
+  stop: () => Promise<void>
+  signal: (signal: NodeJS.Signals) => void
+}
+
+async function spawnRedis(port: number): Promise<RedisProcess> {
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
   const exited = new Promise<void>(resolve => proc.once('exit', () => resolve()))
   const deadline = Date.now() + 10_000
@@ -38,6 +46,27 @@ export async function startRedis(): Promise<TestRedis> {
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error('redis-server did not start')
     await new Promise(resolve => setTimeout(resolve, 50))
   }
+  return {
+    async stop() {
+      if (proc.exitCode === null) {
+        proc.kill('SIGCONT')
+        proc.kill()
+      }
+      await exited
+    },
+    signal(signal) {
+      proc.kill(signal)
+    },
+  }
+}
+
+/**
+ * A real Redis server (Debian's redis-server, installed by .ci/run), not a mock, on a free port.
+ * `stop` then `start` is a Redis outage: the same address answers again, with empty counters.
+ */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort()
+  let running: RedisProcess | undefined = await spawnRedis(port)
   const url = `redis://127.0.0.1:${port}`
   return {
     url,
@@ -47,8 +76,17 @@ export async function startRedis(): Promise<TestRedis> {
       if (reply !== '+OK') throw new Error(`FLUSHALL answered ${reply}`)
     },
     async stop() {
-      if (proc.exitCode === null) proc.kill()
-      await exited
+      await running?.stop()
+      running = undefined
+    },
+    async start() {
+      running ??= await spawnRedis(port)
+    },
+    pause() {
+      running?.signal('SIGSTOP')
+    },
+    resume() {
+      running?.signal('SIGCONT')
     },
   }
 }

@@ -22,12 +22,33 @@ const CORS = `<CORSConfiguration>
   </CORSRule>
 </CORSConfiguration>`
 
+export interface S3Request {
+  method: string
+  /** The object key (empty for a bucket request). */
+  key: string
+  /** The `Range` header of a GET, if any. */
+  range?: string
+}
+
 export interface TestS3 {
   port: number
   directory: string
   endpoint: string
   env: Record<string, string>
+  /** Every request s3rver received since it started (or since a test emptied it), in order; the newest 50,000 at least. */
+  requests: S3Request[]
   stop: () => Promise<void>
+}
+
+/** Records each request as it reaches s3rver, so a test can count what one call of the service costs the storage. */
+function requestLog(requests: S3Request[]) {
+  return async (ctx: any, next: () => Promise<void>) => {
+    const [, , key = ''] = /^\/([^/]+)\/?(.*)$/.exec(ctx.path) ?? []
+    // A long load run keeps the newest half rather than grow without end.
+    if (requests.length >= 100_000) requests.splice(0, 50_000)
+    requests.push({ method: ctx.method, key: decodeURIComponent(key), ...(ctx.headers.range ? { range: String(ctx.headers.range) } : {}) })
+    return next()
+  }
 }
 
 /**
@@ -130,6 +151,8 @@ export async function startS3(reuse?: { port: number, directory: string }, optio
   const middleware = (server as unknown as { middleware: unknown[] }).middleware
   middleware.unshift(multipartExtensions(directory))
   if (options.uploadPartCopy !== false) middleware.unshift(uploadPartCopyExtension(directory))
+  const requests: S3Request[] = []
+  middleware.unshift(requestLog(requests))
   await server.run()
   // A test may stop the storage itself (an outage) before its clean-up stops it again.
   let closed: Promise<void> | undefined
@@ -146,6 +169,7 @@ export async function startS3(reuse?: { port: number, directory: string }, optio
       S3_SECRET_ACCESS_KEY: S3_SECRET,
       S3_FORCE_PATH_STYLE: 'true',
     },
+    requests,
     stop: () => closed ??= server.close(),
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { api } from './http'
+import { api, fetchFresh } from './http'
 
 export interface InitBody {
   fileName?: string
@@ -24,7 +24,7 @@ export function keyOfUrl(url: string): string {
 }
 
 export async function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'PUT', body: bytes as unknown as BodyInit, headers })
+  return fetchFresh(url, { method: 'PUT', body: bytes as unknown as BodyInit, headers })
 }
 
 /** Sends every part (or only `only`) of a multipart upload exactly as a browser would. */

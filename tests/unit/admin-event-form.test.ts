@@ -4,13 +4,17 @@ import { eventFieldBounds, eventPatchOf, formValuesOf, validateEventPatch } from
 
 const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
-  maxVideoDurationSec: 300, moderation: 'post', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
+  maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
+  galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
+  screenKey: 'k'.repeat(22), screenInClosedMode: true,
 }
 
 describe('event configuration form', () => {
   it('shows the size limit in MB and no date as an empty field', () => {
     expect(formValuesOf(saved)).toEqual({
       coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post',
+      allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
+      galleryMode: 'live', revealAt: '', galleryPin: '', guestDownloads: false, maxUploadsPerGuest: '', screenInClosedMode: true,
     })
   })
 
@@ -33,7 +37,7 @@ describe('event configuration form', () => {
   })
 
   it('bounds its number inputs where the schema does: the last value accepted, the next refused', () => {
-    expect(eventFieldBounds).toEqual({ maxFileSizeMb: { min: 0, max: 10240 }, maxVideoDurationSec: { min: 1, max: 7200 } })
+    expect(eventFieldBounds).toEqual({ maxFileSizeMb: { min: 0, max: 10240 }, maxVideoDurationSec: { min: 1, max: 7200 }, maxAudioDurationSec: { min: 1, max: 600 }, maxUploadsPerGuest: { min: 1, max: 1000 } })
     const accepted = (change: Record<string, unknown>) => validateEventPatch(eventPatchOf({ ...formValuesOf(saved), ...change }, saved)).ok
     const { maxFileSizeMb, maxVideoDurationSec } = eventFieldBounds
     expect(accepted({ maxFileSizeMb: maxFileSizeMb.max })).toBe(true)
@@ -42,5 +46,28 @@ describe('event configuration form', () => {
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.min - 1 })).toBe(false)
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max })).toBe(true)
     expect(accepted({ maxVideoDurationSec: maxVideoDurationSec.max + 1 })).toBe(false)
+    expect(accepted({ maxAudioDurationSec: eventFieldBounds.maxAudioDurationSec.max })).toBe(true)
+    expect(accepted({ maxAudioDurationSec: eventFieldBounds.maxAudioDurationSec.max + 1 })).toBe(false)
+  })
+
+  it('gallery controls: a reveal typed in local time goes as an instant, empty PIN and limit as null', () => {
+    const local = '2026-12-13T10:00'
+    const patch = eventPatchOf({ ...formValuesOf(saved), galleryMode: 'reveal', revealAt: local, galleryPin: ' 0123 ', maxUploadsPerGuest: '8', guestDownloads: true }, saved)
+    expect(patch).toEqual({ galleryMode: 'reveal', revealAt: new Date(local).toISOString(), galleryPin: '0123', maxUploadsPerGuest: 8, guestDownloads: true })
+    expect(validateEventPatch(patch).ok).toBe(true)
+
+    const revealing = { ...saved, galleryMode: 'reveal' as const, revealAt: '2026-12-13T13:00:30.000Z', galleryPin: '0123', maxUploadsPerGuest: 8 }
+    // The input drops the seconds: showing the saved moment sends nothing.
+    expect(eventPatchOf(formValuesOf(revealing), revealing)).toEqual({})
+    expect(eventPatchOf({ ...formValuesOf(revealing), galleryPin: '', maxUploadsPerGuest: ' ' }, revealing)).toEqual({ galleryPin: null, maxUploadsPerGuest: null })
+  })
+
+  it('gallery controls: refuses a short PIN, a limit out of bounds and a half-typed moment', () => {
+    const check = (change: Record<string, unknown>) => validateEventPatch(eventPatchOf({ ...formValuesOf(saved), ...change }, saved))
+    expect(check({ galleryPin: '123' })).toEqual({ ok: false, fields: { galleryPin: true } })
+    expect(check({ galleryPin: '12a4' })).toEqual({ ok: false, fields: { galleryPin: true } })
+    expect(check({ maxUploadsPerGuest: '0' })).toEqual({ ok: false, fields: { maxUploadsPerGuest: true } })
+    expect(check({ maxUploadsPerGuest: '1001' })).toEqual({ ok: false, fields: { maxUploadsPerGuest: true } })
+    expect(check({ revealAt: 'amanhã' })).toEqual({ ok: false, fields: { revealAt: true } })
   })
 })

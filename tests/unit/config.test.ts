@@ -19,6 +19,11 @@ describe('configuration', () => {
     expect(result.config.S3_FORCE_PATH_STYLE).toBe(false)
   })
 
+  it('TRUST_PROXY_FROM takes IP addresses and CIDR ranges, and names a bad entry', () => {
+    expect(parseConfig({ ...valid, TRUST_PROXY: 'x-forwarded-for', TRUST_PROXY_FROM: '10.0.0.1, 172.16.0.0/12, ::1' }).ok).toBe(true)
+    expect(parseConfig({ ...valid, TRUST_PROXY_FROM: '10.0.0.1, proxy.local' })).toEqual({ ok: false, problems: ['TRUST_PROXY_FROM is invalid: comma-separated IP addresses or CIDR ranges'] })
+  })
+
   it('an empty variable counts as missing', () => {
     expect(parseConfig({ ...valid, ADMIN_PASSWORD: '' })).toEqual({ ok: false, problems: ['ADMIN_PASSWORD is missing'] })
   })

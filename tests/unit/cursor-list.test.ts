@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendPage, insertInOrder, keepShownUrls, mergeFirstPage, newestFirst } from '../../composables/cursor-list/merge'
+import { appendPage, insertInOrder, keepShownUrls, mergeFirstPage, newestFirst } from '#shared/cursor-merge'
 import type { AdminUpload } from '../../shared/schemas/admin'
 import type { GalleryItem } from '../../shared/schemas/gallery'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { archiveEntryName, csvCell, csvLine, MANIFEST_HEADER, manifestLine } from '../../server/utils/admin/export-manifest'
+import { archiveEntryName, csvCell, csvLine, manifestHeader, manifestLine } from '../../server/utils/admin/export-manifest'
 
 const base = { id: 'Ab3_-xYz', createdAt: new Date('2026-11-22T18:04:05.123Z'), storageKey: 'orig/Ab3_-xYz-tok.jpg' }
 
@@ -44,11 +44,20 @@ describe('manifest CSV', () => {
     expect(csvCell('a=b')).toBe('a=b')
   })
 
-  it('starts with a byte order mark and the column names', () => {
-    expect(MANIFEST_HEADER).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata\r\n')
-    expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg'))
+  it('starts with a byte order mark and the column names, in English for an English event', () => {
+    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg', 'en'))
       .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent"\r\n')
-    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4'))
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'en'))
       .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed\r\n')
+  })
+
+  it('speaks the event\'s language: Portuguese and Spanish headings and notes', () => {
+    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados\r\n')
+    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'pt-BR'))
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'a.jpg', 'es'))
+      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió"\r\n')
   })
 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../../shared/enums'
+import { GALLERY_MODES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../../shared/enums'
 import {
-  AUTHOR_MAX_LENGTH, COUPLE_NAMES_MAX_LENGTH, EVENT_DEFAULTS, FILE_NAME_MAX_LENGTH, kindOfContentType, MAX_FILE_SIZE_LIMIT,
-  MAX_VIDEO_DURATION_LIMIT, MESSAGE_MAX_LENGTH, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES,
+  AUTHOR_MAX_LENGTH, COUPLE_NAMES_MAX_LENGTH, EVENT_DEFAULTS, FILE_NAME_MAX_LENGTH, GALLERY_PIN_PATTERN, kindOfContentType,
+  MAX_FILE_SIZE_LIMIT, MAX_UPLOADS_PER_GUEST_LIMIT, MAX_VIDEO_DURATION_LIMIT, MESSAGE_MAX_LENGTH, PART_SIZE_BYTES, partLayout, partSize, SINGLE_PUT_MAX_BYTES,
 } from '../../shared/limits'
 
 describe('part layout', () => {
@@ -26,9 +26,17 @@ describe('named limits and sets', () => {
       AUTHOR_MAX_LENGTH: 80, MESSAGE_MAX_LENGTH: 1000, FILE_NAME_MAX_LENGTH: 255, COUPLE_NAMES_MAX_LENGTH: 120,
       MAX_FILE_SIZE_LIMIT: 10 * 1024 * 1024 * 1024, MAX_VIDEO_DURATION_LIMIT: 7200,
     })
-    expect(EVENT_DEFAULTS).toEqual({ coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post' })
+    expect(EVENT_DEFAULTS).toEqual({
+      coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
+      // The gallery controls: today's behaviour until the couple changes them.
+      galleryMode: 'live', guestDownloads: false, screenInClosedMode: true,
+    })
+    expect(GALLERY_MODES).toEqual(['live', 'upload-only', 'reveal'])
+    expect(MAX_UPLOADS_PER_GUEST_LIMIT).toBe(1000)
+    expect(['1234', '00000000'].every(pin => GALLERY_PIN_PATTERN.test(pin))).toBe(true)
+    expect(['123', '123456789', '12a4', ' 1234'].some(pin => GALLERY_PIN_PATTERN.test(pin))).toBe(false)
     expect(UPLOAD_STATUSES).toEqual(['pending', 'approved', 'rejected'])
-    expect(MEDIA_KINDS).toEqual(['photo', 'video'])
+    expect(MEDIA_KINDS).toEqual(['photo', 'video', 'audio'])
     expect(MODERATION_MODES).toEqual(['pre', 'post'])
   })
 })

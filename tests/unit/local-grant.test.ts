@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { localSigningKey, signGrant, verifyGrant } from '../../server/utils/storage/local-grant'
+import { grantQuery, isSignedQueryShape, localSigningKey, signGrant, verifyGrant } from '../../server/utils/storage/local/grant'
 
 const key = localSigningKey('a-secret-of-at-least-thirty-two-chars!!')
 const grant = { method: 'PUT' as const, key: 'orig/abc-def.jpg', expires: Math.floor(Date.now() / 1000) + 60, length: 1000, contentType: 'image/jpeg' }
@@ -19,5 +19,19 @@ describe('local media URL signatures', () => {
   it('reports an expired grant as expired', () => {
     const old = { ...grant, expires: Math.floor(Date.now() / 1000) - 1 }
     expect(verifyGrant(old, signGrant(old, key), key)).toBe('expired')
+  })
+})
+
+describe('the shape of a signed query', () => {
+  it('accepts exactly what grantQuery writes', () => {
+    expect(isSignedQueryShape(`?${grantQuery(grant, key)}`)).toBe(true)
+    expect(isSignedQueryShape(`?${grantQuery({ ...grant, uploadId: 'u1', partNumber: 2 }, key)}`)).toBe(true)
+    expect(isSignedQueryShape('?exp=1&sig=x')).toBe(true)
+  })
+
+  it('refuses a parameter added, repeated or moved, and a query without sig last', () => {
+    for (const search of ['?exp=1&sig=x&x=1', '?x=1&exp=1&sig=x', '?sig=x&exp=1', '?exp=1&exp=1&sig=x', '?exp=1&sig=x&sig=x', '?ct=a&len=1&sig=x', '?exp=1', '', '?']) {
+      expect(isSignedQueryShape(search), search).toBe(false)
+    }
   })
 })

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkMediaFile, contentTypeOf } from '../../shared/media/checks'
+import { checkMediaFile as checkWith, contentTypeOf, readDurationFromHeader, type EventLimits } from '../../shared/media/checks'
+import { ptBR } from '../../shared/messages/pt-BR'
+
+const checkMediaFile = (f: File, l: EventLimits) => checkWith(f, l, readDurationFromHeader, ptBR)
 
 const clip = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../fixtures/clip-2s.mp4')))
 const limits = { maxFileSizeBytes: 10_000_000, allowVideos: true, maxVideoDurationSec: 300 }

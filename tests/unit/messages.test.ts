@@ -24,8 +24,9 @@ describe('pt-BR formatting', () => {
     expect(formatEventDate('2027-01-01')).toBe('1 de janeiro de 2027')
   })
 
-  it('counts files in the send button', () => {
-    expect(ptBR.upload.send(1)).toBe('Enviar 1 arquivo')
-    expect(ptBR.upload.send(3)).toBe('Enviar 3 arquivos')
+  it('counts only what was new as sent, and says apart what the gallery already had', () => {
+    expect(ptBR.upload.successCount(1)).toBe('1 arquivo enviado. Muito obrigado!')
+    expect(ptBR.upload.successCount(1, 2)).toBe('1 arquivo enviado, 2 já estavam na galeria. Muito obrigado!')
+    expect(ptBR.upload.successCount(0, 1)).toBe('O arquivo já estava na galeria. Muito obrigado!')
   })
 })

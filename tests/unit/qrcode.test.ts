@@ -3,8 +3,9 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
-import { formatBrazilianDate, renderQrCardPdf, shortAddress, type CardFonts } from '../../server/utils/qr/card'
-import { ifNoneMatchHits, qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
+import { formatBrazilianDate, formatEnglishDate, renderQrCardPdf, shortAddress, type CardFonts } from '../../server/utils/qr/card'
+import { matchesIfNoneMatch } from '../../server/utils/http/conditional'
+import { qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
 import { qrMatrix, renderQrPng } from '../../server/utils/qr/render'
 import { defaultQrTarget, isOnSite, parseQrUrl } from '../../server/utils/qr/target'
 import { pdfInfo, pdfText } from '../helpers/qr'
@@ -14,7 +15,7 @@ const fonts: CardFonts = {
   regular: readFileSync(join(loraFiles, 'lora-latin-400-normal.woff')),
   bold: readFileSync(join(loraFiles, 'lora-latin-700-normal.woff')),
 }
-const card = { coupleNames: 'Ana & João', eventDate: '2026-12-12', issuedAt: new Date('2026-11-22T18:04:05.123Z') }
+const card = { coupleNames: 'Ana & João', eventDate: '2026-12-12', issuedAt: new Date('2026-11-22T18:04:05.123Z'), language: 'pt-BR' as const }
 const site = { requestOrigin: 'http://localhost:3000', publicBaseUrl: 'https://fotos.example.com/base' }
 
 describe('qrcode query', () => {
@@ -77,6 +78,7 @@ describe('QR symbol', () => {
 describe('printed card', () => {
   it('writes the date as dd/mm/aaaa and the address without its scheme', () => {
     expect(formatBrazilianDate('2026-12-01')).toBe('01/12/2026')
+    expect(formatEnglishDate('2026-12-01')).toBe('December 1, 2026')
     expect(shortAddress('https://fotos.example.com/enviar')).toBe('fotos.example.com/enviar')
     expect(shortAddress('http://fotos.example.com/')).toBe('fotos.example.com')
   })
@@ -105,15 +107,16 @@ describe('QR caching', () => {
     expect(qrEtag({ ...base, url: 'https://b.example/enviar' })).not.toBe(tag)
     expect(qrEtag({ ...base, card: { ...card, coupleNames: 'Ana & Bruno' } })).not.toBe(tag)
     expect(qrEtag({ ...base, card: { ...card, eventDate: null } })).not.toBe(tag)
+    expect(qrEtag({ ...base, card: { ...card, language: 'en' } })).not.toBe(tag)
     expect(qrEtag({ format: 'png', url: base.url })).not.toBe(qrEtag({ format: 'svg', url: base.url }))
   })
 
   it('matches If-None-Match lists, weak tags and *', () => {
-    expect(ifNoneMatchHits(undefined, '"a"')).toBe(false)
-    expect(ifNoneMatchHits('"a"', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('"x", W/"a"', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('*', '"a"')).toBe(true)
-    expect(ifNoneMatchHits('"b"', '"a"')).toBe(false)
+    expect(matchesIfNoneMatch(undefined, '"a"')).toBe(false)
+    expect(matchesIfNoneMatch('"a"', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('"x", W/"a"', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('*', '"a"')).toBe(true)
+    expect(matchesIfNoneMatch('"b"', '"a"')).toBe(false)
   })
 
   it('renders PNG and SVG the same way twice', async () => {

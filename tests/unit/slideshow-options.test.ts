@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isSlideshowQuery, SLIDESHOW_DEFAULTS, slideshowOptionsOf, slideshowPathOf } from '../../shared/slideshow'
+import { isSlideshowAddress, isSlideshowQuery, SLIDESHOW_DEFAULTS, slideshowOptionsOf, slideshowPathOf } from '#shared/slideshow'
 
 describe('slideshow address options', () => {
   it('the plain address carries no options: every default applies', () => {
@@ -29,5 +29,21 @@ describe('slideshow address options', () => {
     expect(slideshowOptionsOf({ segundos: ['5', '7'], convite: ['1'] })).toEqual({})
     expect(isSlideshowQuery({ slideshow: 'true' })).toBe(false)
     expect(isSlideshowQuery({ slideshow: ['1'] })).toBe(false)
+  })
+
+  it('one test says whether an address opens the venue screen (the page, its page policy and the worker ask it)', () => {
+    expect(isSlideshowAddress(new URL(`http://venue${slideshowPathOf({ photoSeconds: 10 })}`))).toBe(true)
+    expect(isSlideshowAddress(new URL('http://venue/galeria?convite=3&slideshow=1'))).toBe(true)
+    expect(isSlideshowAddress(new URL('http://venue/galeria'))).toBe(false)
+    expect(isSlideshowAddress(new URL('http://venue/galeria?slideshow=true'))).toBe(false)
+    expect(isSlideshowAddress(new URL('http://venue/enviar?slideshow=1'))).toBe(false)
+  })
+
+  it('carries the venue screen key as `chave`, and reads back only a key-shaped one', () => {
+    const path = slideshowPathOf({ screenKey: 'AbC_12-xyz' })
+    expect(path).toBe('/galeria?slideshow=1&chave=AbC_12-xyz')
+    expect(slideshowOptionsOf(Object.fromEntries(new URL(path, 'http://x').searchParams))).toEqual({ screenKey: 'AbC_12-xyz' })
+    expect(slideshowOptionsOf({ slideshow: '1', chave: 'a b' })).toEqual({})
+    expect(slideshowOptionsOf({ slideshow: '1', chave: ['a', 'b'] })).toEqual({})
   })
 })

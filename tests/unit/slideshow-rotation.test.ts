@@ -17,6 +17,32 @@ const take = (rotation: ReturnType<typeof createRotation>, count: number) => {
 }
 
 describe('slideshow rotation', () => {
+  it('offline, walks only the items whose image is saved, and keeps unsaved news for later', () => {
+    const rotation = createRotation()
+    rotation.update(items('d', 'c', 'b', 'a'))
+    rotation.update(items('e', 'd', 'c', 'b', 'a'))
+    const saved = new Set(['d', 'b'])
+    const usable = (candidate: GalleryItem) => saved.has(candidate.id)
+    const shown: string[] = []
+    let current: string | null = null
+    for (let i = 0; i < 5; i++) {
+      current = rotation.next(current, usable)?.id ?? null
+      shown.push(current ?? '-')
+    }
+    expect(shown).toEqual(['d', 'b', 'd', 'b', 'd'])
+    // The news waited for its image: once saved, it comes first.
+    saved.add('e')
+    expect(rotation.next(current, usable)?.id).toBe('e')
+  })
+
+  it('offline with one saved item, keeps it on screen; with none, has nothing to show', () => {
+    const rotation = createRotation()
+    rotation.update(items('c', 'b', 'a'))
+    expect(rotation.next(null, candidate => candidate.id === 'b')?.id).toBe('b')
+    expect(rotation.next('b', candidate => candidate.id === 'b')?.id).toBe('b')
+    expect(rotation.next('b', () => false)).toBeNull()
+  })
+
   it('walks the pool newest first and loops', () => {
     const rotation = createRotation()
     rotation.update(items('c', 'b', 'a'))

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { pickedTwiceCheck } from '../../composables/upload/duplicates'
-import type { QueueItem } from '../../composables/upload/item'
-import { sha256OfChunks, HASH_CHUNK_BYTES } from '../../composables/upload/sha256-chunks'
-import { undoLeftMs } from '../../composables/upload/undo'
+import { pickedTwiceCheck } from '../../upload-client/duplicates'
+import type { QueueItem } from '../../upload-client/item'
+import { sha256OfChunks, HASH_CHUNK_BYTES } from '../../upload-client/sha256-chunks'
+import { undoLeftMs } from '../../upload-client/undo'
 import { photoSrcset, tileSrcset } from '../../utils/responsive-image'
 
 const item = (key: string, fields: Partial<QueueItem> = {}) => ({ key, hash: null, done: false, duplicate: false, undo: null, ...fields }) as QueueItem

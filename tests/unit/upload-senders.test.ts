@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { ErrorCode } from '#shared/errors'
 import { ptBR } from '#shared/messages/pt-BR'
-import type { QueueItem } from '../../composables/upload/item'
-import { catchUp, isUnsent, markFailed, markSent } from '../../composables/upload/senders'
-import type { UploadRecord } from '../../composables/upload/store'
+import type { QueueItem } from '../../upload-client/item'
+import { catchUp, isUnsent, markFailed, markSent } from '../../upload-client/senders'
+import type { UploadRecord } from '../../upload-client/store'
 import { ApiError } from '../../utils/api-error'
+import { provideGuestMessages } from '../../utils/locale-messages'
+
+provideGuestMessages(ptBR)
 
 /** A queued photo as the queue stores it: sent by the guest, not yet on the server. */
 function record(patch: Partial<UploadRecord> = {}): UploadRecord {
@@ -75,10 +78,14 @@ describe('markSent and markFailed: how every sender writes a file down', () => {
 
   it('a content mismatch is final and forgets the upload the server removed; a lost connection is not final', () => {
     const mismatch = item({ uploadId: 'u1', uploadType: 'single', partsDone: [1] })
-    markFailed(mismatch, new ApiError(422, ErrorCode.CONTENT_MISMATCH))
+    markFailed(mismatch, new ApiError(422, ErrorCode.CONTENT_MISMATCH), ptBR)
     expect(mismatch).toMatchObject({ phase: 'error', error: ptBR.refusal.contentMismatch, errorFinal: true, uploadId: null, uploadType: null, partsDone: [] })
+    // A video refused for its timed GPS track is told so, not that it is something else.
+    const tracked = item({ uploadId: 'u3', uploadType: 'single' })
+    markFailed(tracked, new ApiError(422, ErrorCode.CONTENT_MISMATCH, { videoProblem: 'location-track' }), ptBR)
+    expect(tracked).toMatchObject({ phase: 'error', error: ptBR.refusal.locationTrack, errorFinal: true, uploadId: null })
     const lost = item({ uploadId: 'u2' })
-    markFailed(lost, new ApiError(null, null))
+    markFailed(lost, new ApiError(null, null), ptBR)
     expect(lost).toMatchObject({ phase: 'error', error: ptBR.refusal.failed, errorFinal: false, uploadId: 'u2' })
   })
 })

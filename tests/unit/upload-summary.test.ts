@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { summarize } from '../../composables/upload/summary'
+import { summarize } from '../../upload-client/summary'
 import { formatBytesOf } from '../../shared/messages/format.pt-BR'
 
 const MB = 1024 * 1024

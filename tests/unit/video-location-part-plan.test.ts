@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { S3_PART_LIMITS, planPatchedCopy, type PartLimits, type PlannedPart } from '../../server/utils/video-location/part-plan'
+import { S3_PART_LIMITS, planPatchedCopy, type PartLimits, type PlannedPart } from '../../server/utils/storage/s3/part-plan'
 
 const MiB = 1024 * 1024
 const patch = (offset: number, length = 38) => ({ offset, bytes: new Uint8Array(length) })

@@ -1,6 +1,7 @@
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
-  const tag = dataTag({ answer: 'admin-stats', versions: await readDataVersions(), dependsOn: ['uploads'] })
+  const tag = dataTag({ answer: 'admin-stats', versions: await readDataVersions(), dependsOn: ['uploads', 'guestbook'] })
   if (notModified(event, tag, 'admin')) return null
-  return adminStats()
+  const [uploads, messages] = await Promise.all([adminStats(), guestbookCounts()])
+  return { ...uploads, messages }
 })

@@ -4,10 +4,12 @@ export default defineEventHandler(async (event) => {
   await limitUploads(event, 'init')
   const body = await readBodyAs(event, initUploadSchema)
   await assertChallenge(body.challengeToken, clientKey(event))
+  // The device's cookie comes with its first init, whatever that init answers.
+  const guestId = ensureGuestId(event)
   // The same bytes already sent for this event: that upload (200), nothing new stored.
   const earlier = await findSentCopy(body)
   if (earlier) return earlier
-  const created = await watchStorage(initUpload(body))
+  const created = await watchStorage(initUpload(body, guestId))
   setResponseStatus(event, 201)
   return created
 })

@@ -1,4 +1,5 @@
 import type { UploadRow } from '../../../db/schema'
+import type { Language, MediaKind } from '#shared/enums'
 import { foldForSearch } from '#shared/search'
 
 /**
@@ -9,7 +10,27 @@ import { foldForSearch } from '#shared/search'
  */
 export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata'] as const
 
-const METADATA_NOTE = { photo: 'original, as sent', video: 'recorded position removed' } as const
+type ManifestColumn = typeof MANIFEST_COLUMNS[number]
+
+/**
+ * What a person opening manifest.csv reads, in the event's language: the column headings and the
+ * note on what the file still carries (the kind stays the API's `photo` / `video`). English keeps
+ * the columns' own names.
+ */
+export const MANIFEST_WORDS: Record<Language, { headings: Record<ManifestColumn, string>, metadata: Record<MediaKind, string> }> = {
+  'pt-BR': {
+    headings: { id: 'id', author: 'autor', message: 'mensagem', kind: 'tipo', createdAt: 'enviado em', file: 'arquivo', originalFileName: 'nome original', metadata: 'metadados' },
+    metadata: { photo: 'original, como foi enviado', video: 'localização da gravação removida', audio: 'etiquetas e localização da gravação removidas' },
+  },
+  'en': {
+    headings: { id: 'id', author: 'author', message: 'message', kind: 'kind', createdAt: 'createdAt', file: 'file', originalFileName: 'originalFileName', metadata: 'metadata' },
+    metadata: { photo: 'original, as sent', video: 'recorded position removed', audio: 'tags and recorded position removed' },
+  },
+  'es': {
+    headings: { id: 'id', author: 'autor', message: 'mensaje', kind: 'tipo', createdAt: 'enviado el', file: 'archivo', originalFileName: 'nombre original', metadata: 'metadatos' },
+    metadata: { photo: 'original, tal como se envió', video: 'ubicación de la grabación eliminada', audio: 'etiquetas y ubicación de la grabación eliminadas' },
+  },
+}
 
 const KEY_EXTENSION = /\.([a-z0-9]{2,5})$/
 
@@ -47,9 +68,13 @@ export function csvLine(values: readonly string[]): string {
 }
 
 /** `file` is the entry's name in the archive, or empty when the original could not be found. */
-export function manifestLine(upload: Pick<UploadRow, 'id' | 'author' | 'message' | 'kind' | 'createdAt' | 'fileName'>, file: string): string {
-  return csvLine([upload.id, upload.author, upload.message, upload.kind, upload.createdAt.toISOString(), file, upload.fileName, METADATA_NOTE[upload.kind]])
+export function manifestLine(upload: Pick<UploadRow, 'id' | 'author' | 'message' | 'kind' | 'createdAt' | 'fileName'>, file: string, language: Language): string {
+  const words = MANIFEST_WORDS[language]
+  return csvLine([upload.id, upload.author, upload.message, upload.kind, upload.createdAt.toISOString(), file, upload.fileName, words.metadata[upload.kind]])
 }
 
 /** The first line; the byte order mark makes spreadsheet apps read the accents as UTF-8. */
-export const MANIFEST_HEADER = `\uFEFF${csvLine(MANIFEST_COLUMNS)}`
+export function manifestHeader(language: Language): string {
+  const { headings } = MANIFEST_WORDS[language]
+  return `\uFEFF${csvLine(MANIFEST_COLUMNS.map(column => headings[column]))}`
+}

@@ -1,24 +1,21 @@
 import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
-import { uploads, type UploadRow } from '../../../db/schema'
-import { archiveEntryName, MANIFEST_HEADER, manifestLine } from './export-manifest'
+import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
+import { archiveEntryName, manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
+import { keysetCompare } from '../uploads/keyset-paging'
 
 const PAGE_SIZE = 200
 
-/** Approved, confirmed uploads, oldest first, read a page at a time (keyset, like the gallery). */
+/** Public uploads, oldest first, read a page at a time (keyset, like the gallery). */
 async function* approvedUploads(): AsyncGenerator<UploadRow> {
   let after: UploadRow | undefined
   for (;;) {
     const rows = await useDb().select().from(uploads)
-      .where(and(
-        eq(uploads.status, 'approved'),
-        isNotNull(uploads.confirmedAt),
-        after ? sql`(${uploads.createdAt}, ${uploads.id}) > (${after.createdAt.getTime()}, ${after.id})` : undefined,
-      ))
+      .where(and(PUBLIC_UPLOAD, after ? keysetCompare('>', after.createdAt.getTime(), after.id) : undefined))
       .orderBy(asc(uploads.createdAt), asc(uploads.id))
       .limit(PAGE_SIZE)
     yield* rows
@@ -70,20 +67,24 @@ export async function sendExportZip(event: H3Event): Promise<void> {
   })
   zip.outputStream.pipe(res)
   try {
-    let manifest = MANIFEST_HEADER
+    // The couple reads the manifest in the event's language.
+    const { language } = await getEventSettings()
+    let manifest = manifestHeader(language)
     for await (const row of approvedUploads()) {
       if (clientGone) return
       const source = await openOriginal(store, row)
       if (!source) {
-        manifest += manifestLine(row, '')
+        manifest += manifestLine(row, '', language)
         continue
       }
       const name = archiveEntryName(row)
-      manifest += manifestLine(row, name)
+      manifest += manifestLine(row, name, language)
       reading = source
       zip.addReadStream(source, name, { compress: false, size: row.size, mtime: row.createdAt })
       await Promise.race([finished(source), zipFailed])
     }
+    // The guestbook's approved messages; the spoken ones' recordings are among the originals above.
+    zip.addBuffer(Buffer.from(await guestbookCsv(), 'utf8'), 'guestbook.csv', { mtime: new Date() })
     zip.addBuffer(Buffer.from(manifest, 'utf8'), 'manifest.csv', { mtime: new Date() })
     zip.end()
     await Promise.race([finished(res), zipFailed])

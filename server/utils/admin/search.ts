@@ -6,7 +6,7 @@ import {
   containsPattern, LIKE_ESCAPE, SEARCH_TOTAL_LIMIT, SHORT_SEARCH_WINDOW, trigramPhrase,
 } from '#shared/search'
 import type { Db } from '../db'
-import { newestFirst, olderThan } from '../uploads/keyset-paging'
+import { keysetCompare, newestFirst, olderThan } from '../uploads/keyset-paging'
 
 /**
  * A handle on the text index for building queries: an FTS5 table (migration 0006), so drizzle-kit
@@ -152,5 +152,5 @@ async function shortSearchWindow(db: Db, filter: SQL | undefined, size: number):
     .where(filter).orderBy(...newestFirst).limit(2).offset(size - 1)
   if (!edge[0]) return { from: undefined, cut: false }
   // The edge itself and everything newer: the keyset comparison turned around, so it seeks too.
-  return { from: sql`(${uploads.createdAt}, ${uploads.id}) >= (${edge[0].createdAt.getTime()}, ${edge[0].id})`, cut: edge.length > 1 }
+  return { from: keysetCompare('>=', edge[0].createdAt.getTime(), edge[0].id), cut: edge.length > 1 }
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm'
 import type { z } from 'zod'
-import { eventSettings, uploads, type UploadRow } from '../../../db/schema'
+import { eventSettings, uploads, type UploadRow, isPublicUpload } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import type {
   AdminUpload, AdminUploadPage, adminUploadPatchSchema, adminUploadsQuerySchema, BulkAction, BulkResult,
@@ -8,7 +8,9 @@ import type {
 import type { AdminEventConfig } from '#shared/schemas/event'
 import { searchTextOf } from '#shared/search'
 import type { AdminListRow } from './search'
-import type { Db, DbTransaction as Tx } from '../db'
+import { clearCoverOf } from '../event-settings'
+import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
+import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
@@ -44,13 +46,6 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
 async function adminView(row: UploadRow): Promise<AdminUpload> {
   const { coverUploadId } = await getEventSettings()
   return toAdminUpload(row, coverUploadId)
-}
-
-/** A confirmed upload, or 404: a record still being uploaded does not exist for admins. */
-export async function findConfirmedUpload(id: string, db: Db | Tx = useDb()): Promise<UploadRow> {
-  const row = await db.select().from(uploads).where(and(eq(uploads.id, id), isNotNull(uploads.confirmedAt))).get()
-  if (!row) throw notFound()
-  return row
 }
 
 /** Filters of the admin list other than the text (`q` is searched by `findAdminUploads`). */
@@ -102,12 +97,6 @@ export async function patchUpload(id: string, patch: AdminUploadPatch): Promise<
   return adminView(row)
 }
 
-/** The cover may only be an approved photo: unsetting it goes with rejecting or deleting it. */
-async function clearCoverOf(tx: Tx, ids: string[], now: Date) {
-  if (ids.length === 0) return
-  await tx.update(eventSettings).set({ coverUploadId: null, updatedAt: now }).where(inArray(eventSettings.coverUploadId, ids))
-}
-
 /** Approve or reject from any state; repeating it changes nothing (not even `updatedAt`). */
 export async function setUploadStatus(id: string, status: 'approved' | 'rejected'): Promise<AdminUpload> {
   const now = new Date()
@@ -119,41 +108,6 @@ export async function setUploadStatus(id: string, status: 'approved' | 'rejected
     return updated!
   })
   return adminView(row)
-}
-
-/**
- * Deletes records and, in the same transaction, queues their stored objects for deletion. The
- * caller removes the objects right after the commit; if the process dies first, or storage
- * refuses, the sweeper finds the queued keys later. No commit can leave an object nobody knows of.
- */
-async function deleteRecords(tx: Tx, rows: UploadRow[], now: Date): Promise<string[]> {
-  const keys = rows.flatMap(ownedKeys)
-  await queueDeletions(tx, keys, now)
-  const ids = rows.map(row => row.id)
-  await tx.delete(uploads).where(inArray(uploads.id, ids))
-  await clearCoverOf(tx, ids, now)
-  return keys
-}
-
-/**
- * Removes committed deletions' objects now; what storage refuses stays queued for the sweeper.
- * A derivation of one of them still running here finishes first: it may write its images after
- * the record is gone, and those keys must not be taken off the queue before they are removed.
- */
-async function removeObjects(ids: string[], keys: string[]) {
-  await settleDerivations(ids)
-  await deleteQueuedObjects(keys)
-}
-
-/** `authorize` may refuse the upload found, inside the transaction (a guest's undo: uploads/undo.ts). */
-export async function deleteUpload(id: string, authorize?: (row: UploadRow) => void): Promise<{ id: string, deleted: true }> {
-  const keys = await useDb().transaction(async (tx) => {
-    const row = await findConfirmedUpload(id, tx)
-    authorize?.(row)
-    return deleteRecords(tx, [row], new Date())
-  })
-  await removeObjects([id], keys)
-  return { id, deleted: true }
 }
 
 /**
@@ -177,7 +131,7 @@ export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResu
     if (status === 'rejected') await clearCoverOf(tx, processed, now)
     return { processed, keys: [] as string[] }
   })
-  if (action === 'delete') await removeObjects(processed, keys)
+  if (action === 'delete') await removeDeletedObjects(processed, keys)
   const done = new Set(processed)
   return { action, processed, notFound: requested.filter(id => !done.has(id)) }
 }
@@ -191,7 +145,7 @@ export async function setCover(id: string): Promise<AdminEventConfig> {
   const settings = await useDb().transaction(async (tx) => {
     const upload = await findConfirmedUpload(id, tx)
     const undisplayable = upload.derivedAt !== null && upload.displayKey === null
-    if (upload.kind !== 'photo' || upload.status !== 'approved' || undisplayable) {
+    if (upload.kind !== 'photo' || !isPublicUpload(upload) || undisplayable) {
       throw apiError(409, ErrorCode.NOT_ELIGIBLE, 'Not eligible')
     }
     // The table holds the single configuration row.

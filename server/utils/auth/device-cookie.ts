@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import type { H3Event } from 'h3'
-import { jwtVerify, SignJWT } from 'jose'
+import { signToken, verifyToken, type TokenAudience } from './signed-token'
 
 /**
  * OWASP's "device cookies" (Slow Down Online Guessing Attacks with Device Cookies): a successful
@@ -18,25 +17,12 @@ export const DEVICE_COOKIE = 'em_device'
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 180 * 24 * 60 * 60
 /** Only the login reads it: the browser sends it nowhere else. */
 const DEVICE_COOKIE_PATH = '/api/admin/login'
-const ISSUER = 'event-media'
 // Its own audience: a session token is not a device cookie, nor the other way round.
-const AUDIENCE = 'event-media-device'
-
-function signingKey(): Uint8Array {
-  return new TextEncoder().encode(useConfig().SESSION_SECRET)
-}
+const AUDIENCE: TokenAudience = 'event-media-device'
 
 /** A fresh device cookie for `email` (normalised), replacing any the device held. */
 export async function setDeviceCookie(event: H3Event, email: string): Promise<void> {
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setSubject(email)
-    .setJti(randomUUID())
-    .setIssuedAt()
-    .setExpirationTime(`${DEVICE_COOKIE_MAX_AGE_SECONDS}s`)
-    .sign(signingKey())
+  const token = await signToken(AUDIENCE, email, DEVICE_COOKIE_MAX_AGE_SECONDS)
   setCookie(event, DEVICE_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
@@ -51,14 +37,7 @@ export async function knownDeviceOf(event: H3Event, email: string): Promise<stri
   const token = getCookie(event, DEVICE_COOKIE)
   if (!token) return null
   try {
-    const { payload } = await jwtVerify(token, signingKey(), {
-      algorithms: ['HS256'],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      subject: email,
-      requiredClaims: ['jti', 'exp', 'sub'],
-    })
-    return payload.jti!
+    return (await verifyToken(token, AUDIENCE, email)).jti
   }
   catch {
     return null

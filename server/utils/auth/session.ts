@@ -1,16 +1,15 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { eq, sql } from 'drizzle-orm'
-import { jwtVerify, SignJWT } from 'jose'
 import { revokedTokens } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { normaliseEmail } from '#shared/schemas/auth'
 import type { Db } from '../db'
+import { signToken, verifyToken, type TokenAudience, type TokenClaims } from './signed-token'
 
 export const SESSION_COOKIE = 'em_admin'
 export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60
-const ISSUER = 'event-media'
-const AUDIENCE = 'event-media-admin'
+const AUDIENCE: TokenAudience = 'event-media-admin'
 
 export interface AdminSession {
   email: string
@@ -18,37 +17,9 @@ export interface AdminSession {
   expiresAt: Date
 }
 
-function signingKey(): Uint8Array {
-  return new TextEncoder().encode(useConfig().SESSION_SECRET)
-}
-
 /** Verified tokens kept at most: a few admins, each with a token or two a week. */
 const MAX_VERIFIED_TOKENS = 256
-
-interface Verified {
-  /** The subject as signed (normalised and checked against the allowed list on every request). */
-  subject: string
-  jti: string
-  expiresAt: Date
-}
-
-let verification: { secret: string, key: Promise<CryptoKey>, tokens: Map<string, Verified> } | undefined
-
-/**
- * The same secret as a key imported once: given raw bytes, jose imports them again on every
- * request, which was a tenth of an admin request's time. Tokens verified with it are kept too.
- */
-function currentVerification() {
-  const secret = useConfig().SESSION_SECRET
-  if (verification?.secret !== secret) {
-    verification = {
-      secret,
-      key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']),
-      tokens: new Map(),
-    }
-  }
-  return verification
-}
+const verified = new Map<string, TokenClaims>()
 
 /**
  * The claims of a token whose signature, issuer and audience were checked, or throws as jose
@@ -56,21 +27,14 @@ function currentVerification() {
  * expires: on an admin request answered from memory, verifying the token again every time was
  * the larger part of its cost. Only this: the allowed list and revocation are read every time.
  */
-async function verifiedClaims(token: string): Promise<Verified> {
-  const { key, tokens } = currentVerification()
-  const kept = tokens.get(token)
+async function verifiedClaims(token: string): Promise<TokenClaims> {
+  const kept = verified.get(token)
   if (kept && kept.expiresAt.getTime() > Date.now()) return kept
-  tokens.delete(token)
-  const { payload } = await jwtVerify(token, await key, {
-    algorithms: ['HS256'],
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    requiredClaims: ['jti', 'exp', 'sub'],
-  })
-  const verified = { subject: payload.sub!, jti: payload.jti!, expiresAt: new Date(payload.exp! * 1000) }
-  if (tokens.size >= MAX_VERIFIED_TOKENS) tokens.delete(tokens.keys().next().value!)
-  tokens.set(token, verified)
-  return verified
+  verified.delete(token)
+  const claims = await verifyToken(token, AUDIENCE)
+  if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!)
+  verified.set(token, claims)
+  return claims
 }
 
 // Read on every admin request: the statement is built once per database, not each time.
@@ -101,16 +65,8 @@ export function isAllowedAdmin(email: string): boolean {
   return useConfig().ALLOWED_ADMIN_EMAILS.includes(normaliseEmail(email))
 }
 
-export async function issueSessionToken(email: string): Promise<string> {
-  return new SignJWT({ email })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setSubject(email)
-    .setJti(randomUUID())
-    .setIssuedAt()
-    .setExpirationTime(`${SESSION_MAX_AGE_SECONDS}s`)
-    .sign(signingKey())
+export function issueSessionToken(email: string): Promise<string> {
+  return signToken(AUDIENCE, email, SESSION_MAX_AGE_SECONDS, { email })
 }
 
 export function setSessionCookie(event: H3Event, token: string) {

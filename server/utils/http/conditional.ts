@@ -5,14 +5,14 @@ import type { Db } from '../db'
 import { ORIGINAL_URL_TTL_SECONDS } from '../storage/media-urls'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
-export type DataName = 'public' | 'uploads' | 'event'
+export type DataName = 'public' | 'uploads' | 'event' | 'guestbook'
 export type DataVersions = Record<DataName | 'epoch', number>
 
 /**
  * Raise when the fields of any conditional answer change shape: a client holding an older
  * answer then gets the new one, even though no data changed.
  */
-const ANSWER_SHAPE = 1
+const ANSWER_SHAPE = 2
 
 /**
  * Admin answers embed signed URLs of originals, valid ORIGINAL_URL_TTL_SECONDS: their tag also
@@ -34,7 +34,7 @@ export async function readDataVersions(): Promise<DataVersions> {
     prepared.set(db, statement)
   }
   const rows = await statement.all()
-  const versions: DataVersions = { public: 0, uploads: 0, event: 0, epoch: 0 }
+  const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, epoch: 0 }
   for (const row of rows) versions[row.name as keyof DataVersions] = row.version
   return versions
 }
@@ -77,7 +77,10 @@ export function dataTag({ answer, versions, dependsOn, query, signed }: TagInput
   return `W/"${answer}${ANSWER_SHAPE}-${versions.epoch}.${counters}-${configFingerprint()}-${queryHash}${period}"`
 }
 
-/** RFC 9110 weak comparison: `*`, or any listed tag equal to ours once `W/` is set aside. */
+/**
+ * RFC 9110 §13.1.2 weak comparison: `*`, or any listed tag equal to ours once `W/` is set aside.
+ * Every conditional answer asks this (the data answers here, the QR code's).
+ */
 export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
   if (!header) return false
   const opaque = tag.replace(/^W\//, '')

@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import type { z } from 'zod'
 import { ErrorCode } from '#shared/errors'
+import { createError, getValidatedQuery, getValidatedRouterParams, readValidatedBody } from 'h3'
 
 /** An h3 error carrying the contract's machine code in `data.code`. */
 export function apiError(status: number, code: ErrorCode, statusMessage: string, extra: Record<string, unknown> = {}) {
@@ -9,10 +10,15 @@ export function apiError(status: number, code: ErrorCode, statusMessage: string,
 
 export const notFound = () => apiError(404, ErrorCode.NOT_FOUND, 'Not found')
 
+export interface RequestIssue { path: string[], code: string, message: string }
+
+/** 400 INVALID_REQUEST with the issues found, in the validator's shape (for rules a schema cannot see alone). */
+export function invalidRequest(issues: RequestIssue[]) {
+  return apiError(400, ErrorCode.INVALID_REQUEST, 'Invalid request', { issues })
+}
+
 function invalid(error: z.ZodError) {
-  return apiError(400, ErrorCode.INVALID_REQUEST, 'Invalid request', {
-    issues: error.issues.map(issue => ({ path: issue.path.map(String), code: issue.code, message: issue.message })),
-  })
+  return invalidRequest(error.issues.map(issue => ({ path: issue.path.map(String), code: issue.code, message: issue.message })))
 }
 
 type SafeParse<T extends z.ZodType> = ReturnType<T['safeParse']>

@@ -112,12 +112,25 @@ interface BucketsRedis extends Redis {
   buckets: (keyCount: number, ...keysThenArgs: (string | number)[]) => Promise<number>
 }
 
-/** Buckets in Redis (REDIS_URL), shared by every instance: one script call per take. */
-export function redisBucketStore(url: string): BucketStore {
-  const client = new Redis(url) as BucketsRedis
+/** A bucket store in Redis, with the client it talks through (the failover store watches it). */
+export interface RedisBucketStore extends BucketStore {
+  client: Redis
+}
+
+/**
+ * Buckets in Redis (REDIS_URL), shared by every instance: one script call per take. A command
+ * that cannot be sent at once fails at once (no offline queue while reconnecting, no retries), so
+ * a dead Redis is an error the caller can act on, never a request waiting for a reconnection.
+ */
+export function redisBucketStore(url: string): RedisBucketStore {
+  const client = new Redis(url, {
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    // Reconnects for ever (the failover store returns to Redis when it is back), at most every 2 s.
+    retryStrategy: times => Math.min(times * 100, 2000),
+  }) as BucketsRedis
   // ioredis sends EVALSHA and falls back to EVAL once after a Redis restart.
   client.defineCommand('buckets', { lua: BUCKETS_SCRIPT })
-  client.on('error', (error: Error) => console.error('[rate-limit] Redis:', error.message))
 
   const call = (mode: 'take' | 'give', buckets: LimitBucket[]) => client.buckets(
     buckets.length,
@@ -126,6 +139,7 @@ export function redisBucketStore(url: string): BucketStore {
     ...buckets.flatMap(({ rule }) => [rule.capacity, rule.refillPerSecond]),
   )
   return {
+    client,
     async take(buckets) {
       return Number(await call('take', buckets))
     },

@@ -9,17 +9,25 @@ export interface BucketRule {
 }
 
 let store: BucketStore | undefined
+let checked: CheckedBucketStore | undefined
 
 /**
  * Token buckets: in this process's memory on one instance, in Redis when REDIS_URL is set so
- * several instances share the counters.
+ * several instances share the counters (and in memory again while Redis does not answer).
  */
 function bucketStore(): BucketStore {
   if (!store) {
     const { REDIS_URL } = useConfig()
-    store = REDIS_URL ? redisBucketStore(REDIS_URL) : memoryBucketStore()
+    if (REDIS_URL) store = checked = failoverBucketStore(redisBucketStore(REDIS_URL))
+    else store = memoryBucketStore()
   }
   return store
+}
+
+/** For `/api/health`: `memory` without REDIS_URL, else whether Redis answers right now. */
+export async function rateLimitStoreState(): Promise<RateLimitStoreState> {
+  bucketStore()
+  return checked ? checked.state() : 'memory'
 }
 
 export function rateLimited(retryAfterSeconds: number) {

@@ -13,9 +13,12 @@ export function uploadRule(): BucketRule {
 
 export const QR_RULE: BucketRule = { capacity: 60, refillPerSecond: 1 }
 
+/** The gallery's whole ZIP (every photo and video, read from storage): a few per client, then one per two minutes. */
+export const GALLERY_ZIP_RULE: BucketRule = { capacity: 3, refillPerSecond: 1 / 120 }
+
 // A named type: mlly's export scanner (Nitro auto-imports) misses functions whose signature holds
 // a string-literal union.
-type UploadStep = 'init' | 'confirm' | 'undo'
+type UploadStep = 'init' | 'confirm' | 'undo' | 'abort' | 'refresh'
 
 export async function limitUploads(event: H3Event, name: UploadStep) {
   await consumeToken(event, `uploads-${name}`, clientKey(event), uploadRule())

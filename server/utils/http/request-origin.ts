@@ -2,20 +2,21 @@ import type { H3Event } from 'h3'
 import { ErrorCode } from '#shared/errors'
 
 /**
- * The origin the client used to reach us (`http://host:port`). X-Forwarded-Proto/-Host are
- * honoured only when TRUST_PROXY says a reverse proxy sets them; otherwise any client could
- * make us believe we live elsewhere.
- */
-/**
  * Whether the client reached us over https: directly, or through a trusted proxy that says so in
- * X-Forwarded-Proto (trusted only with TRUST_PROXY, as above).
+ * X-Forwarded-Proto (trusted only as requestOrigin says).
  */
 export function isHttpsRequest(event: H3Event): boolean {
-  return getRequestProtocol(event, { xForwardedProto: Boolean(useConfig().TRUST_PROXY) }) === 'https'
+  return getRequestProtocol(event, { xForwardedProto: fromTrustedProxy(event) }) === 'https'
 }
 
+/**
+ * The origin the client used to reach us (`http://host:port`). X-Forwarded-Proto/-Host are
+ * honoured only when TRUST_PROXY says a reverse proxy sets them, and only from the proxy's own
+ * addresses when TRUST_PROXY_FROM names them (fromTrustedProxy); otherwise any client could make
+ * us believe we live elsewhere.
+ */
 export function requestOrigin(event: H3Event): string {
-  const trustProxy = Boolean(useConfig().TRUST_PROXY)
+  const trustProxy = fromTrustedProxy(event)
   try {
     return getRequestURL(event, { xForwardedHost: trustProxy, xForwardedProto: trustProxy }).origin
   }

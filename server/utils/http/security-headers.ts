@@ -52,7 +52,8 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000'
 export const COMMON_SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
-  // The slideshow keeps the projector awake; nothing here needs the camera, microphone or location.
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), screen-wake-lock=(self), fullscreen=(self)',
+  // The slideshow keeps the projector awake; the guestbook records a spoken message (/recado) with
+  // this site's own microphone access; nothing here needs the camera or the location.
+  'permissions-policy': 'camera=(), microphone=(self), geolocation=(), payment=(), usb=(), screen-wake-lock=(self), fullscreen=(self)',
   'cross-origin-opener-policy': 'same-origin',
 }

@@ -1,5 +1,7 @@
 import PDFDocument from 'pdfkit'
+import type { Language } from '#shared/enums'
 import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './render'
+import { BRAND_COLOUR } from '#shared/brand'
 
 /** What the printed card says besides the code itself. */
 export interface QrCardText {
@@ -9,6 +11,8 @@ export interface QrCardText {
   eventDate: string | null
   /** When the event settings were last changed: the PDF's creation date, so equal inputs give equal bytes. */
   issuedAt: Date
+  /** The language the card speaks. */
+  language: Language
 }
 
 /** The embedded typeface (Lora, from @fontsource/lora). Its "latin" subset covers Portuguese. */
@@ -17,7 +21,16 @@ export interface CardFonts {
   bold: Uint8Array
 }
 
-export const CARD_INSTRUCTION = 'Aponte a câmera'
+/**
+ * The card's words in each language, as the admin's Event tab shows them (`share.cardInstruction`
+ * in shared/messages/admin.*.ts). Kept here, with the layout they are measured for: the server
+ * needs no page's texts to draw it.
+ */
+export const CARD_WORDS: Record<Language, { instruction: string, date: (isoDate: string) => string }> = {
+  'pt-BR': { instruction: 'Aponte a câmera', date: formatBrazilianDate },
+  'en': { instruction: 'Point your camera', date: formatEnglishDate },
+  'es': { instruction: 'Apunta la cámara', date: formatBrazilianDate },
+}
 
 /** A6 portrait, in points (api-contract.md: 297.64 × 419.53 pt). */
 const PAGE = { width: 297.64, height: 419.53 }
@@ -29,12 +42,19 @@ const CONTENT_WIDTH = PAGE.width - 2 * MARGIN
  */
 const QR_MAX_SIDE = 240
 const INK = '#222222'
-const ACCENT = '#7a3e48'
 
 /** `2026-12-12` → `12/12/2026` (Brazilian dd/mm/aaaa), by the digits: no time zone can shift the day. */
 export function formatBrazilianDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-')
   return `${day}/${month}/${year}`
+}
+
+const ENGLISH_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** `2026-12-12` → `December 12, 2026`, by the digits like the others. */
+export function formatEnglishDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-')
+  return `${ENGLISH_MONTHS[Number(month) - 1]} ${Number(day)}, ${year}`
 }
 
 /** The address as a person would type it: no scheme, no lone trailing slash. */
@@ -80,7 +100,7 @@ export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText,
     // Null keeps PDFKit from loading its built-in Helvetica from its own package files (which a
     // bundled server may not ship); all text uses the embedded font. @types/pdfkit only admits strings.
     font: null,
-    info: { Title: [card.coupleNames, CARD_INSTRUCTION].filter(Boolean).join(' — '), CreationDate: card.issuedAt },
+    info: { Title: [card.coupleNames, CARD_WORDS[card.language].instruction].filter(Boolean).join(' — '), CreationDate: card.issuedAt },
   }
   const doc = new PDFDocument(options as unknown as PDFKit.PDFDocumentOptions)
   const chunks: Buffer[] = []
@@ -94,14 +114,14 @@ export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText,
 
   let y = MARGIN + 6
   if (card.coupleNames) {
-    doc.font('bold').fillColor(ACCENT)
+    doc.font('bold').fillColor(BRAND_COLOUR)
     doc.fontSize(fittingSize(doc, card.coupleNames, 24, 12, 2))
     doc.text(card.coupleNames, MARGIN, y, { width: CONTENT_WIDTH, align: 'center', height: doc.currentLineHeight(true) * 2, ellipsis: true })
     y = doc.y + 2
   }
   if (card.eventDate) {
     doc.font('regular').fontSize(13).fillColor(INK)
-    doc.text(formatBrazilianDate(card.eventDate), MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
+    doc.text(CARD_WORDS[card.language].date(card.eventDate), MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
     y = doc.y
   }
 
@@ -128,7 +148,7 @@ export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText,
 
   y = qrTop + side
   doc.font('bold').fontSize(instructionSize).fillColor(INK)
-  doc.text(CARD_INSTRUCTION, MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
+  doc.text(CARD_WORDS[card.language].instruction, MARGIN, y, { width: CONTENT_WIDTH, align: 'center' })
   doc.font('regular').fontSize(addressSize).fillColor(INK)
   // An admin's override may be long: one line, cut with an ellipsis, so the page never overflows.
   doc.text(address, MARGIN, doc.y + 2, { width: CONTENT_WIDTH, align: 'center', height: doc.currentLineHeight(true), ellipsis: true, lineBreak: false })

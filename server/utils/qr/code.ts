@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EventSettingsRow } from '../../../db/schema'
+import type { Language } from '#shared/enums'
 import { fileSlug } from '#shared/file-slug'
 import type { QrFormat } from '#shared/schemas/qrcode'
 import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
@@ -35,12 +36,12 @@ const CACHE_CONTROL: Record<QrFormat, string> = {
 }
 
 /** The event's settings, read once per request by the caller: the card's text and the file's name come from them. */
-export function describeQrCode(format: QrFormat, url: string, settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'updatedAt'>): QrRequest {
+export function describeQrCode(format: QrFormat, url: string, settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'updatedAt' | 'language'>, language: Language = settings.language): QrRequest {
   if (format !== 'pdf') return { format, url }
   return {
     format,
     url,
-    card: { coupleNames: settings.coupleNames, eventDate: settings.eventDate, issuedAt: settings.updatedAt },
+    card: { coupleNames: settings.coupleNames, eventDate: settings.eventDate, issuedAt: settings.updatedAt, language },
   }
 }
 
@@ -48,8 +49,8 @@ export function describeQrCode(format: QrFormat, url: string, settings: Pick<Eve
  * The name a saved file gets, the same as the admin's download links give it (`qr-ana-e-joao.pdf`):
  * a link opened some other way (a new tab, another device) saves under the same name.
  */
-export function qrFileName(format: QrFormat, coupleNames: string): string {
-  return `qr-${fileSlug(coupleNames)}.${format}`
+export function qrFileName(format: QrFormat, coupleNames: string, language?: Language): string {
+  return `qr-${fileSlug(coupleNames)}${language ? `-${language.toLowerCase()}` : ''}.${format}`
 }
 
 /**
@@ -59,17 +60,10 @@ export function qrFileName(format: QrFormat, coupleNames: string): string {
  */
 export function qrEtag(request: QrRequest, fileName?: string): string {
   const inputs = request.format === 'pdf'
-    ? [RENDERING_VERSION, request.format, request.url, request.card.coupleNames, request.card.eventDate, request.card.issuedAt.getTime()]
+    ? [RENDERING_VERSION, request.format, request.url, request.card.coupleNames, request.card.eventDate, request.card.issuedAt.getTime(), request.card.language]
     : [RENDERING_VERSION, request.format, request.url]
   if (fileName) inputs.push(fileName)
   return `"qr-${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url').slice(0, 32)}"`
-}
-
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under weak comparison. */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
-  return header.split(',').some(tag => tag.trim() === '*' || opaque(tag) === opaque(etag))
 }
 
 export function qrCacheControl(format: QrFormat): string {

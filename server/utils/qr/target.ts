@@ -1,4 +1,5 @@
 import type { H3Event } from 'h3'
+import type { Language } from '#shared/enums'
 import { ErrorCode } from '#shared/errors'
 import { QR_URL_MAX_LENGTH } from '#shared/schemas/qrcode'
 
@@ -8,6 +9,14 @@ export const UPLOAD_PAGE_PATH = '/enviar'
 /** The default address: the request's own origin, never PUBLIC_BASE_URL (service-spec part 4). */
 export function defaultQrTarget(origin: string): string {
   return `${origin}${UPLOAD_PAGE_PATH}`
+}
+
+/** The address with `?lang=xx` added (or replaced), so the pages it opens speak the card's language. */
+export function withLanguage(target: string, language: Language | undefined): string {
+  if (!language) return target
+  const url = new URL(target)
+  url.searchParams.set('lang', language)
+  return url.href
 }
 
 /** An absolute http(s) URL of at most 2,048 characters, or null (api-contract.md, QR code). */

@@ -1,6 +1,9 @@
 import { asc, eq, inArray, lte } from 'drizzle-orm'
+import pLimit from 'p-limit'
 import { pendingDeletions, type UploadRow } from '../../../db/schema'
-import type { DbTransaction } from '../db'
+import { useDb, type DbTransaction } from '../db'
+import { ownedKeys } from './keys'
+import { useMediaStore } from './use-media-store'
 
 /*
  * The only writer of pending_deletions: objects whose record is gone, or going, but whose bytes
@@ -65,15 +68,9 @@ export async function queueDeletions(tx: DbTransaction, keys: string[], now: Dat
 
 /** Removes queued objects now and takes them off the queue; what storage refuses stays queued for the sweeper. */
 export async function deleteQueuedObjects(keys: string[]): Promise<void> {
-  const removed: string[] = []
-  let next = 0
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++]!
-      if (await deleteObjectOrRetryLater(key)) removed.push(key)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(DELETION_CONCURRENCY, keys.length) }, worker))
+  const limit = pLimit(DELETION_CONCURRENCY)
+  const done = await Promise.all(keys.map(key => limit(() => deleteObjectOrRetryLater(key))))
+  const removed = keys.filter((_, index) => done[index])
   for (let start = 0; start < removed.length; start += 500) {
     await useDb().delete(pendingDeletions).where(inArray(pendingDeletions.key, removed.slice(start, start + 500)))
   }

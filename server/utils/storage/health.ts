@@ -1,4 +1,5 @@
 import { StorageUnavailableError } from './media-store'
+import { useMediaStore } from './use-media-store'
 
 // A presigned PUT is computed locally, so init would happily hand out URLs to a storage that is
 // down. One cheap round trip, remembered briefly, turns that into an honest 503 with no record.

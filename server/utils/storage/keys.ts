@@ -7,6 +7,8 @@ const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
   'image/heic': 'heic', 'image/heif': 'heif', 'image/avif': 'avif',
   'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm',
+  // Spoken guestbook messages: an extension per type, so a key names its content type (weba, not webm).
+  'audio/webm': 'weba', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/aac': 'aac',
 }
 const TYPES_BY_EXTENSION = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type]))
 
@@ -27,7 +29,8 @@ export function newId(): string {
 }
 
 export function newOriginalKey(id: string, kind: MediaKind, contentType: string): string {
-  const prefix = kind === 'video' ? 'media' : 'orig'
+  // Audio is public like a video once confirm has blanked its tags.
+  const prefix = kind === 'photo' ? 'orig' : 'media'
   return `${prefix}/${id}-${token()}.${EXTENSIONS[contentType] ?? 'bin'}`
 }
 

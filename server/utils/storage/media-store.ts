@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream'
 import { H3Error } from 'h3'
 import { ErrorCode } from '#shared/errors'
+import type { LocationScanFailure } from '#shared/media/video-location'
 
 export interface StoredObject {
   size: number
   contentType?: string
+  /** S3's ETag: reads and copies tied to it fail rather than mix two versions of the object. */
+  etag?: string
 }
 
 export interface StoredPart {
@@ -12,6 +15,23 @@ export interface StoredPart {
   size: number
   etag?: string
 }
+
+/**
+ * What blanking a video's recorded position found: what it blanked, or why the file cannot be read
+ * (then nothing was written, and confirm refuses the upload).
+ */
+export type VideoLocationOutcome = { ok: true, removed: string[] } | { ok: false, reason: LocationScanFailure }
+
+/**
+ * A move out of staging (`MediaStore.promote`). `found` is false when neither the staged nor the
+ * served key holds anything. A driver that blanks a video's location in the move itself (S3: the
+ * copy is the rewrite) says what it found in `location`, with the staged object's `size`; when that
+ * video cannot be read, nothing was moved. `location` null: nothing blanked yet (`blankVideoLocation`).
+ */
+export type Promotion
+  = | { found: false }
+    | { found: true, location: null }
+    | { found: true, location: VideoLocationOutcome, size: number }
 
 /**
  * Where guests' bytes live. Two drivers, one contract (tests/e2e/uploads.test.ts, admin-delete,
@@ -37,9 +57,32 @@ export interface MediaStore {
   delete(key: string): Promise<void>
   /**
    * Moves an object inside storage without its bytes passing through the server (S3: CopyObject,
-   * then DeleteObject; local: rename). False when `from` is not there.
+   * then DeleteObject; local: rename). False when `from` is not there. What `to` is served with
+   * (its type, inline, caching) is decided by the driver from the key, never kept from the PUT.
    */
   move(from: string, to: string): Promise<boolean>
+  /**
+   * Moves what a single signed PUT wrote to `stagedKeyOf(key)` to `key`, where it is served (found
+   * there already when an earlier confirm moved it and stopped before recording it). With `video`,
+   * a driver whose move is a copy blanks the video's recorded position in that same copy.
+   */
+  promote(key: string, video?: { contentType: string }): Promise<Promotion>
+  /**
+   * Blanks the recorded position of the video served at `key` (`size` bytes), in place and
+   * without re-encoding: same length, media untouched (shared/media/video-location.ts finds it).
+   */
+  blankVideoLocation(key: string, contentType: string, size: number): Promise<VideoLocationOutcome>
+  /**
+   * The SHA-256 (hex) of the object at `key` (`size` bytes), where the driver can prove it cheaply;
+   * null where it would mean downloading the object again (then a declared hash is trusted).
+   */
+  sha256Of(key: string, size: number): Promise<string | null>
+  /**
+   * Makes an object's bytes durable before its upload is confirmed: the guest's phone forgets its
+   * copy once told "sent", and a venue laptop may lose power. S3 answers a PUT only once the bytes
+   * are durable, so there it has nothing to do.
+   */
+  persist(key: string): Promise<void>
   /** Keys under `prefix` last written before `olderThan` (the sweeper's look at staging). */
   listOlderThan(prefix: string, olderThan: Date): Promise<string[]>
   /** Permanent URL for public media (derived images, videos). */
@@ -54,12 +97,6 @@ export interface MediaStore {
    * lifecycle rule for abandoned multipart uploads instead (see README).
    */
   collectLeftovers?(olderThan: Date): Promise<number>
-  /**
-   * Puts an object's bytes on the disk itself before its upload is confirmed: the guest's phone
-   * forgets its copy once told "sent", and a venue laptop may lose power. S3 answers a PUT only
-   * once the bytes are durable, so only the local driver needs it.
-   */
-  persist?(key: string): Promise<void>
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { UploadRow } from '../../../db/schema'
+import { useMediaStore } from './use-media-store'
 
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
@@ -29,7 +30,8 @@ export async function adminMediaUrls(upload: MediaOf): Promise<MediaUrls> {
   const urls = publicMediaUrls(upload)
   if (urls) return urls
   const signed = await useMediaStore().signedGetUrl(upload.storageKey, ORIGINAL_URL_TTL_SECONDS)
-  return { url: signed, thumbUrl: signed, thumb2xUrl: null }
+  // A voice message has no picture: no thumbnail, rather than its sound as an image's address.
+  return { url: signed, thumbUrl: upload.kind === 'audio' ? null : signed, thumb2xUrl: null }
 }
 
 export async function originalUrl(upload: Pick<UploadRow, 'kind' | 'storageKey'>): Promise<string> {

@@ -1,6 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { useDb } from '../db'
+import { apiError, notFound } from '../http/errors'
+import { deleteOwnedObjects } from '../storage/deletions'
+import { claimUpload, liveClaim } from './claim'
+import { findUpload } from './find'
 
 /**
  * Removes the bytes, then the record, of an upload never confirmed: aborted, failing its checks,

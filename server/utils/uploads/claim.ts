@@ -1,5 +1,7 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
+import { useConfig } from '../config'
+import { useDb } from '../db'
 
 export type UploadClaim = NonNullable<UploadRow['claim']>
 

@@ -4,15 +4,32 @@ import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { partLayout, partSize, SNIFF_BYTES } from '#shared/limits'
 import type { ConfirmUploadResponse } from '#shared/schemas/upload'
-import { blankServedVideo, promoteStagedVideo, type VideoLocationOutcome } from './video-location'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
+import { apiError, notFound } from '../http/errors'
+import { stagedKeyOf } from '../storage/keys'
+import { StorageUnavailableError, type VideoLocationOutcome } from '../storage/media-store'
+import { useMediaStore } from '../storage/use-media-store'
+import { discardUpload } from './abort'
+import { claimUpload, heldBy, liveClaim, releaseClaim } from './claim'
+import { scheduleDerivation } from './derivation-queue'
+import { verifiedDeclaredHash } from './duplicates'
+import { findUpload } from './find'
+import { tokenMatches } from './undo'
+import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
+import { acceptPoster } from './posters'
+import { sniffedAudioMatches } from '#shared/media/audio-tags'
+import { cleanServedAudio } from '../guestbook/audio-confirm'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
 const SNIFFED_VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime', 'video/webm', 'video/x-m4v', 'video/3gpp', 'video/x-matroska'])
 
-function sniffedKindMatches(kind: UploadRow['kind'], mime: string | undefined): boolean {
+function sniffedKindMatches(row: UploadRow, mime: string | undefined): boolean {
   if (!mime) return false
-  return kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
+  // Guestbook: a spoken message must be an audio container of its declared family.
+  if (row.kind === 'audio') return sniffedAudioMatches(row.contentType, mime)
+  return row.kind === 'photo' ? SNIFFED_PHOTO_TYPES.has(mime) : SNIFFED_VIDEO_TYPES.has(mime)
 }
 
 /** A multipart upload completes straight at its served key: completion ends its part URLs. */
@@ -62,15 +79,18 @@ async function sniff(key: string): Promise<string | undefined> {
  * What happens at confirm, in order: a multipart upload's parts are checked and joined; a single
  * PUT's bytes move from staging to their served key, so that its signed URL can no longer change
  * them; the stored object must be there (else 409, the guest may send it again), of the declared
- * size and, by its first bytes, of the declared kind (else it goes with its record: 422); a
- * video's recorded position is blanked (video-location.ts; a video with no readable box structure
- * is refused, 422); a video's poster frame is kept if it is a real JPEG; a photo's public images
- * made by the phone are kept if they pass the check (phone-images.ts), which makes it public at
- * once; the bytes are made durable; the record is confirmed, approved at once under
- * post-moderation; a photo without accepted images from the phone is scheduled for derivation.
- * All of it under the upload's claim (claim.ts): an abort racing it loses, never half-wins.
+ * size and, by its first bytes, of the declared kind (else it goes with its record: 422); the
+ * declared hash must be the bytes' where the driver can prove it (duplicates.ts); a video's
+ * recorded position is blanked (phones write it into the file; the upload page blanks it before
+ * sending, but an old page, a script or a file the page could not read may still carry it), and a
+ * video with no readable box structure is refused (422); a video's poster frame is kept if it is a
+ * real JPEG; a photo's public images made by the phone are kept if they pass the check
+ * (phone-images.ts), which makes it public at once; the bytes are made durable; the record is
+ * confirmed, approved at once under post-moderation; a photo without accepted images from the
+ * phone is scheduled for derivation. All of it under the upload's claim (claim.ts): an abort
+ * racing it loses, never half-wins.
  */
-async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse> {
+async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   const { id } = claimed
   let row = claimed
   const store = useMediaStore()
@@ -80,50 +100,73 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmUploadResponse
     row = await completeParts(row)
   }
   else {
-    // S3 video: the move out of staging is also the copy that blanks its location (one copy, not two).
-    const moved = row.kind === 'video' && store.driver === 's3' ? await promoteStagedVideo(row, stagedKeyOf(row.storageKey)) : null
-    if (moved && !moved.ok) await refuse(row, moved.size, await sniff(stagedKeyOf(row.storageKey)), moved.reason)
-    location = moved
-    if (!moved && !(await promoteStaged(row.storageKey))) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+    // A driver whose move is a copy blanks a video's location in that copy (one copy, not two).
+    const promoted = await store.promote(row.storageKey, row.kind === 'video' ? { contentType: row.contentType } : undefined)
+    if (!promoted.found) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
+    if (promoted.location && !promoted.location.ok) {
+      await refuse(row, promoted.size, await sniff(stagedKeyOf(row.storageKey)), promoted.location.reason)
+    }
+    location = promoted.location
   }
 
   const object = await store.head(row.storageKey)
   if (!object) throw apiError(409, ErrorCode.OBJECT_MISSING, 'Object missing')
   const detectedType = await sniff(row.storageKey)
-  if (object.size !== row.size || !sniffedKindMatches(row.kind, detectedType)) await refuse(row, object.size, detectedType)
-  await assertDeclaredHash(row)
+  if (object.size !== row.size || !sniffedKindMatches(row, detectedType)) await refuse(row, object.size, detectedType)
+  // Before anything below rewrites the bytes (the location blanked in place). A driver that blanked
+  // a video's location in the move has rewritten them already: then the declared hash cannot be
+  // proved, and is not kept.
+  const rewritten = location?.ok === true && location.removed.length > 0
+  const contentHash = rewritten ? null : await verifiedDeclaredHash(row)
   if (row.kind === 'video' && !location) {
-    location = await blankServedVideo(row, object.size)
+    location = await store.blankVideoLocation(row.storageKey, row.contentType, object.size)
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
+  }
+
+  // Guestbook: a spoken message's tags and position blanked, its duration checked again (guestbook/audio-confirm.ts).
+  if (row.kind === 'audio') {
+    const audioProblem = await cleanServedAudio(row, object.size)
+    if (audioProblem) await refuse(row, object.size, detectedType, audioProblem)
   }
 
   const posterKey = await acceptPoster(row)
   const phoneImages = await acceptPhoneImages(row)
-  await store.persist?.(row.storageKey)
+  await store.persist(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning()
   if (!confirmed) {
     // Our claim lapsed and another confirm finished first (same answer as theirs), or the upload was swept.
     const winner = await findUpload(id)
     if (!winner.confirmedAt) throw notFound()
-    return { id, status: winner.status }
+    return confirmedBefore(winner)
   }
   if (!phoneImages?.accepted) scheduleDerivation(id)
-  return { id, status: confirmed.status }
+  return { answer: { id, status: confirmed.status }, row: null }
 }
+
+/**
+ * A confirm's result, and the row when the upload had been confirmed before (by an earlier call,
+ * another instance or a lapsed claim's rival): then only its sender learns where it stands now.
+ */
+interface ConfirmOutcome {
+  answer: ConfirmUploadResponse
+  row: UploadRow | null
+}
+
+const confirmedBefore = (row: UploadRow): ConfirmOutcome => ({ answer: { id: row.id, status: row.status }, row })
 
 /** How long a confirm waits for another instance's confirm of the same upload to finish. */
 const WAIT_FOR_OTHER_CONFIRM_MS = 30_000
 
-async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
+async function verifyAndConfirm(id: string): Promise<ConfirmOutcome> {
   const deadline = Date.now() + WAIT_FOR_OTHER_CONFIRM_MS
   for (;;) {
     const row = await findUpload(id)
-    if (row.confirmedAt) return { id, status: row.status }
+    if (row.confirmedAt) return confirmedBefore(row)
     // Being aborted: gone for this confirm (the contract's answer for an aborted upload).
     if (liveClaim(row) === 'abort') throw notFound()
     if (!liveClaim(row)) {
@@ -148,13 +191,22 @@ async function verifyAndConfirm(id: string): Promise<ConfirmUploadResponse> {
 
 // Concurrent confirms of one upload in this process share one run: exactly one completes the
 // multipart upload and writes; the others get its answer (or its error).
-const inFlight = new Map<string, Promise<ConfirmUploadResponse>>()
+const inFlight = new Map<string, Promise<ConfirmOutcome>>()
 
-export function confirmUpload(id: string): Promise<ConfirmUploadResponse> {
+/**
+ * Confirms upload `id`. Confirming again answers the same result, but only the sending device
+ * (its undo token, `X-Undo-Token`) learns the upload's status now: anyone else holding the id gets
+ * what a confirm under the event's moderation mode gives (approved, or pending), the same for
+ * every upload, so a confirm is no oracle of a moderation decision.
+ */
+export async function confirmUpload(id: string, undoToken?: string): Promise<ConfirmUploadResponse> {
   let running = inFlight.get(id)
   if (!running) {
     running = verifyAndConfirm(id).finally(() => inFlight.delete(id))
     inFlight.set(id, running)
   }
-  return running
+  const { answer, row } = await running
+  if (!row || tokenMatches(row, undoToken)) return answer
+  const { moderation } = await getEventSettings()
+  return { id, status: moderation === 'post' ? 'approved' : 'pending' }
 }

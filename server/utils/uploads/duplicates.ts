@@ -1,42 +1,41 @@
-import { createHash } from 'node:crypto'
-import { and, eq, isNotNull } from 'drizzle-orm'
-import { uploads, type UploadRow } from '../../../db/schema'
+import { and, eq } from 'drizzle-orm'
+import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import type { DuplicateUploadResponse, InitUploadBody } from '#shared/schemas/upload'
+import { useDb } from '../db'
+import { apiError } from '../http/errors'
+import { useMediaStore } from '../storage/use-media-store'
+import { discardUpload } from './abort'
 
 /**
  * The same bytes are stored once per event: a guest re-sending a photo (picked twice, or again
- * after a failure) is told it is there already. Only confirmed uploads count, rejected ones too
- * (the couple has seen them); deleted, aborted and swept ones are gone from the table, so they do not.
+ * after a failure) is told it is there already. Only public uploads count (confirmed and
+ * approved): anyone holding the bytes may ask, so the answer must tell nothing the gallery does not
+ * already show. A rejected copy, or one waiting for the couple, answers as if new (and is stored
+ * again); deleted, aborted and swept ones are gone from the table.
  */
 export async function findSentCopy(body: Pick<InitUploadBody, 'hash' | 'size'>): Promise<DuplicateUploadResponse | null> {
   if (!body.hash) return null
-  // `confirmed_at IS NOT NULL` spelled out, so that SQLite serves this from the partial index.
+  // `confirmed_at IS NOT NULL` (in PUBLIC_UPLOAD) spelled out, so that SQLite serves this from the partial index.
   const earlier = await useDb().select({ id: uploads.id, kind: uploads.kind }).from(uploads)
-    .where(and(eq(uploads.contentHash, body.hash), isNotNull(uploads.confirmedAt), eq(uploads.size, body.size)))
+    .where(and(eq(uploads.contentHash, body.hash), PUBLIC_UPLOAD, eq(uploads.size, body.size)))
     .limit(1).get()
   return earlier ? { id: earlier.id, kind: earlier.kind, duplicate: true } : null
 }
 
-async function sha256Of(key: string): Promise<string> {
-  const hash = createHash('sha256')
-  for await (const chunk of await useMediaStore().read(key)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
-}
-
 /**
  * The hash init declared must be the stored bytes' before anything on the server rewrites them
- * (a video's location is blanked next), or a false one could later answer "already sent" for
- * another guest's photo. Checked where storage proves it cheaply: on the local disk, one read of
- * the file. On S3 it would mean downloading every object again (a checksum header on the presigned
- * PUT could prove it instead, but multipart checksums are per part and the test storage, s3rver,
- * keeps none), so there the declared hash is trusted: all a false one can do is make a later
- * upload of those same exact bytes answer "already sent".
+ * (a video's location is blanked next), or a false one (the invitation's, say) would make every
+ * later real copy answer "already sent" and never be stored. Proved by the driver (`sha256Of`: a
+ * read of the file on the local disk, a streamed read of the object on S3 up to a size); a hash it
+ * cannot prove is not kept, so the upload never becomes the original others are matched against.
+ * Answers the hash to record: the verified one, or null.
  */
-export async function assertDeclaredHash(row: UploadRow): Promise<void> {
-  if (!row.contentHash || useMediaStore().driver !== 'local') return
-  const storedHash = await sha256Of(row.storageKey)
-  if (storedHash === row.contentHash) return
+export async function verifiedDeclaredHash(row: UploadRow): Promise<string | null> {
+  if (!row.contentHash) return null
+  const storedHash = await useMediaStore().sha256Of(row.storageKey, row.size)
+  if (storedHash === null) return null
+  if (storedHash === row.contentHash) return storedHash
   await discardUpload(row)
   throw apiError(422, ErrorCode.CONTENT_MISMATCH, 'Content mismatch', { declaredHash: row.contentHash, storedHash })
 }

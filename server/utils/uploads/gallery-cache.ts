@@ -12,6 +12,9 @@ const pages = new AnswerCache(MAX_PAGES)
  * it shows, since until then it is the same for everyone who came through the same origin (see
  * AnswerCache and answerOrigin).
  */
-export function cachedGalleryPage(event: H3Event, query: { cursor?: string, limit: number }, tag: string): Promise<EncodedJson> {
-  return pages.get(`${answerOrigin(event)} ${query.limit}:${query.cursor ?? ''}`, tag, () => listGallery(query))
+export function cachedGalleryPage(event: H3Event, query: { cursor?: string, limit: number }, tag: string, downloads: boolean): Promise<EncodedJson> {
+  const origin = answerOrigin(event)
+  // The downloads switch is in the tag (galleryTagInputs), so an answer with download addresses
+  // never outlives it; it is in the key too, as clearly not the same answer.
+  return pages.get(`${origin} ${query.limit}:${query.cursor ?? ''}:${downloads ? 'd' : ''}`, tag, () => listGallery(query, downloads ? origin : undefined))
 }

@@ -1,5 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm'
-import { DISPLAYABLE, uploads } from '../../../db/schema'
+import { and, sql } from 'drizzle-orm'
+import { DISPLAYABLE, uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import type { Db } from '../db'
@@ -32,7 +32,7 @@ const galleryColumns = {
 export function galleryPageQuery(db: Db, afterCursor: boolean) {
   const older = afterCursor ? keysetBefore(sql.placeholder('createdAt'), sql.placeholder('id')) : undefined
   return db.select(galleryColumns).from(uploads)
-    .where(and(eq(uploads.status, 'approved'), DISPLAYABLE, older))
+    .where(and(PUBLIC_UPLOAD, DISPLAYABLE, older))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
 }
@@ -55,10 +55,12 @@ export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: num
     : statements.first.all({ limit: limit + 1 })
 }
 
-export function toGalleryItem(row: GalleryRow): GalleryItem {
+/** `downloadsFrom`: the origin of the download addresses, when the couple allows guests' downloads. */
+export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryItem {
   // The query lists only displayable uploads, so there is always something to show.
   const { url, thumbUrl, thumb2xUrl } = publicMediaUrls(row)!
   return {
+    ...(downloadsFrom === undefined ? {} : { downloadUrl: downloadUrlOf(downloadsFrom, row.id) }),
     id: row.id,
     kind: row.kind,
     author: row.author,
@@ -73,8 +75,8 @@ export function toGalleryItem(row: GalleryRow): GalleryItem {
   }
 }
 
-export async function listGallery(query: { cursor?: string, limit: number }): Promise<GalleryPage> {
+export async function listGallery(query: { cursor?: string, limit: number }, downloadsFrom?: string): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
   const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit), query.limit)
-  return { items: rows.map(toGalleryItem), nextCursor }
+  return { items: rows.map(row => toGalleryItem(row, downloadsFrom)), nextCursor }
 }

@@ -4,6 +4,16 @@ import { ErrorCode } from '#shared/errors'
 import { ACCEPTED_TYPES, kindOfContentType, partLayout, SINGLE_PUT_MAX_BYTES } from '#shared/limits'
 import type { InitUploadBody, InitUploadResponse } from '#shared/schemas/upload'
 import { searchTextOf } from '#shared/search'
+import { useConfig } from '../config'
+import { useDb } from '../db'
+import { getEventSettings } from '../event-settings'
+import { assertGuestSlot } from '../guests/guest-limit'
+import { apiError } from '../http/errors'
+import { assertStorageReachable } from '../storage/health'
+import { newId, newOriginalKey } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
+import { newUndoToken } from './undo'
+import { signUploadTarget } from './upload-target'
 
 /** Refuses a file the live event configuration does not accept, with the contract's code. */
 export async function assertAcceptable(body: InitUploadBody) {
@@ -15,6 +25,8 @@ export async function assertAcceptable(body: InitUploadBody) {
   if (body.size > settings.maxFileSizeBytes) {
     throw apiError(413, ErrorCode.FILE_TOO_LARGE, 'File too large', { limit: settings.maxFileSizeBytes })
   }
+  // Guestbook: a spoken message (kind audio) has its own switch and length limit.
+  if (kind === 'audio') assertAudioAcceptable(body, settings)
   if (kind === 'video') {
     if (!settings.allowVideos) throw apiError(422, ErrorCode.VIDEOS_DISABLED, 'Videos disabled')
     if (body.durationSec == null) throw apiError(422, ErrorCode.DURATION_REQUIRED, 'Duration required')
@@ -30,7 +42,7 @@ export async function assertAcceptable(body: InitUploadBody) {
  * sweeper: storage failing now deletes it again (503, nothing left); a crash leaves an unconfirmed
  * record that is swept with any bytes after a day.
  */
-export async function initUpload(body: InitUploadBody): Promise<InitUploadResponse> {
+export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<InitUploadResponse> {
   const kind = await assertAcceptable(body)
   await assertStorageReachable()
   const id = newId()
@@ -47,15 +59,19 @@ export async function initUpload(body: InitUploadBody): Promise<InitUploadRespon
     fileName: body.fileName,
     contentType: body.contentType,
     size: body.size,
-    durationSec: kind === 'video' ? body.durationSec ?? null : null,
+    durationSec: kind === 'photo' ? null : body.durationSec ?? null,
     storageKey: newOriginalKey(id, kind, body.contentType),
     partCount: multipart ? partLayout(body.size).partCount : null,
     contentHash: body.hash ?? null,
     undoTokenHash: undo.tokenHash,
+    // A spoken guestbook message is no shot of the disposable camera: it neither counts against the
+    // per-guest limit nor lists among "my photos" (the guestbook has its own undo).
+    guestId: kind === 'audio' ? null : guestId,
     createdAt: now,
     updatedAt: now,
   }).returning()
   try {
+    await assertGuestSlot(row!)
     let current = row!
     if (multipart) {
       const multipartUploadId = await useMediaStore().createMultipart(current.storageKey, current.contentType)

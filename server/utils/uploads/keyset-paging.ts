@@ -25,9 +25,18 @@ export function olderThan(cursor: UploadCursor | undefined): SQL | undefined {
   return keysetBefore(cursor.createdAt.getTime(), cursor.id)
 }
 
-/** The same comparison with its values given as they are (placeholders of a prepared statement). */
+/**
+ * An upload's position (created_at, id) compared with another's, as one row value: SQLite seeks
+ * straight to it in an index ending in (created_at, id). The values are given as they are
+ * (numbers, or placeholders of a prepared statement).
+ */
+export function keysetCompare(operator: '<' | '>' | '>=', createdAt: unknown, id: unknown): SQL {
+  return sql`(${uploads.createdAt}, ${uploads.id}) ${sql.raw(operator)} (${createdAt}, ${id})`
+}
+
+/** Older than the position: the next rows in newest-first order. */
 export function keysetBefore(createdAt: unknown, id: unknown): SQL {
-  return sql`(${uploads.createdAt}, ${uploads.id}) < (${createdAt}, ${id})`
+  return keysetCompare('<', createdAt, id)
 }
 
 /** Newest first, ties broken by id, so a page boundary is one exact position. */

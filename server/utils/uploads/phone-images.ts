@@ -7,10 +7,18 @@ import {
   type PhoneImagesRefusal, type PublicImageVariant, type Size,
 } from '#shared/media/public-image'
 import type { PublicImagesDeclaration, PublicImagesUploadResponse } from '#shared/schemas/public-images'
+import { useConfig } from '../config'
+import { useDb } from '../db'
+import { apiError } from '../http/errors'
+import { deleteObjectOrRetryLater } from '../storage/deletions'
+import { publicImageKeyOf, stagedKeyOf } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
+import { findUpload } from './find'
+import { promoteStaged } from './promote'
 
 /*
- * Issue 15: the guest's phone makes a photo's public images (display, thumb, thumb2x) and the
- * server only checks them, reading their structure and never decoding pixels. A photo whose
+ * The guest's phone makes a photo's public images (display, thumb, thumb2x), which spares the
+ * server decoding every photo at the peak of a wedding; the server only checks them, reading their structure and never decoding pixels. A photo whose
  * images pass is public at confirm; any refusal is quiet and costs only a fallback to the server's
  * derivation. Nothing a guest sent is ever recorded as public before it has passed the check.
  */
@@ -70,7 +78,8 @@ async function checkServed(key: string, variant: PublicImageVariant, contentType
   // One byte past the cap, so that an oversized object (never signed, but a check trusts nothing) is told apart.
   const bytes = await store.readRange(key, 0, Math.min(object.size, PUBLIC_IMAGE_VARIANTS[variant].maxBytes + 1) - 1)
   const checked = checkPublicImage(bytes, { variant, original, contentType })
-  return checked.ok ? null : checked.reason
+  if (!checked.ok) return checked.reason
+  return (await codedDataFillsImage(bytes)) ? null : 'metadata'
 }
 
 /**
@@ -93,7 +102,7 @@ export async function acceptPhoneImages(row: UploadRow): Promise<PhoneImagesOutc
     return { accepted: false, refusal: checked.reason }
   }
   const store = useMediaStore()
-  for (const key of Object.values(keys)) await store.persist?.(key)
+  for (const key of Object.values(keys)) await store.persist(key)
   return { accepted: true, keys, original: checked.original }
 }
 

@@ -1,19 +1,20 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { uploads } from '../../../db/schema'
+import { and, isNotNull, ne, sql } from 'drizzle-orm'
+import { uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { AdminStats } from '#shared/schemas/admin'
 import type { PublicStats } from '#shared/schemas/gallery'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')
-const confirmed = isNotNull(uploads.confirmedAt)
+// Spoken guestbook messages are uploads too, counted with the messages (guestbook/admin.ts), never as photos.
+const confirmed = and(isNotNull(uploads.confirmedAt), ne(uploads.kind, 'audio'))
 
-/** Counts for the public pages: approved uploads only. */
+/** Counts for the public pages: public uploads only. */
 export async function publicStats(): Promise<PublicStats> {
   const row = await useDb().select({
     approved: sql<number>`count(*)`,
     photos: sql<number>`coalesce(sum(${uploads.kind} = 'photo'), 0)`,
     videos: sql<number>`coalesce(sum(${uploads.kind} = 'video'), 0)`,
-  }).from(uploads).where(and(eq(uploads.status, 'approved'), confirmed)).get()
+  }).from(uploads).where(and(PUBLIC_UPLOAD, ne(uploads.kind, 'audio'))).get()
   return { approved: row?.approved ?? 0, photos: row?.photos ?? 0, videos: row?.videos ?? 0 }
 }
 
@@ -22,7 +23,7 @@ export async function publicStats(): Promise<PublicStats> {
  * is nobody's photo). Both queries run in one batch, so they read the same snapshot.
  * `perHour` buckets creation times by UTC hour, oldest first; hours without uploads are left out.
  */
-export async function adminStats(): Promise<AdminStats> {
+export async function adminStats(): Promise<Omit<AdminStats, 'messages'>> {
   const db = useDb()
   const hour = sql<number>`(${uploads.createdAt} / ${HOUR_MS}) * ${HOUR_MS}`
   const [totals, hours] = await db.batch([

@@ -16,13 +16,13 @@ export interface SweepReport {
  */
 const STAGED_GRACE_MS = 10 * 60_000
 
-/**
- * Objects under the staging prefix that no open upload owns: a signed PUT sent again after its
- * upload was confirmed or aborted (its URL cannot be revoked on S3), or a crash's half-written
- * file. An S3 lifecycle rule on the prefix is the cloud's backstop (README).
- */
 let lastStagedSweep = 0
 
+/**
+ * Removes objects under the staging prefix that no open upload owns: a signed PUT sent again
+ * after its upload was confirmed or aborted (its URL cannot be revoked on S3), or a crash's
+ * half-written file. An S3 lifecycle rule on the prefix is the cloud's backstop (README).
+ */
 async function sweepStaged(now: Date): Promise<number> {
   const store = useMediaStore()
   const grace = Math.min(STAGED_GRACE_MS, useConfig().UPLOAD_STALE_AFTER_SECONDS * 1000)
@@ -88,8 +88,4 @@ export function sweepOnTraffic(event: H3Event): void {
   if (!seconds || isLongRunningPreset() || Date.now() - lastOpportunisticSweep < seconds * 1000) return
   lastOpportunisticSweep = Date.now()
   event.waitUntil(sweep().catch(error => console.error('[sweep] failed:', error instanceof Error ? error.message : error)))
-}
-
-export function isLongRunningPreset(): boolean {
-  return import.meta.dev || LONG_RUNNING_PRESETS.has(String(import.meta.preset ?? ''))
 }

@@ -1,6 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { useConfig } from '../config'
+import { apiError } from '../http/errors'
+import { deleteUpload } from './delete'
 
 /**
  * A guest's undo: init gives the sending device a random token (a capability, not an account),
@@ -18,8 +21,11 @@ export function newUndoToken(): { token: string, tokenHash: string } {
   return { token, tokenHash: hashUndoToken(token) }
 }
 
+/** What an undo is judged on: an upload, or a written guestbook message (its window starts when it is sent). */
+type Undoable = Pick<UploadRow, 'undoTokenHash' | 'confirmedAt'>
+
 /** Whether `token` is this upload's; constant-time, so timing tells nothing about the stored hash. */
-function tokenMatches(row: UploadRow, token: string | undefined): boolean {
+export function tokenMatches(row: Undoable, token: string | undefined): boolean {
   if (!token || !row.undoTokenHash) return false
   const given = Buffer.from(hashUndoToken(token), 'hex')
   const stored = Buffer.from(row.undoTokenHash, 'hex')
@@ -30,7 +36,7 @@ function tokenMatches(row: UploadRow, token: string | undefined): boolean {
  * Refuses an undo of `row`: a token that is not this upload's (403, whatever the window, so that
  * someone without it learns nothing), then a window that is over (409).
  */
-export function authorizeUndo(row: UploadRow, token: string | undefined, now = new Date()): void {
+export function authorizeUndo(row: Undoable, token: string | undefined, now = new Date()): void {
   if (!tokenMatches(row, token)) throw apiError(403, ErrorCode.UNDO_TOKEN_INVALID, 'Invalid undo token')
   const windowMs = useConfig().UNDO_WINDOW_SECONDS * 1000
   if (!row.confirmedAt || now.getTime() - row.confirmedAt.getTime() > windowMs) {
@@ -38,7 +44,7 @@ export function authorizeUndo(row: UploadRow, token: string | undefined, now = n
   }
 }
 
-/** Removes the upload exactly as an admin delete does (record, every object, the cover if it was one). */
+/** Removes the upload as an admin delete does (delete.ts): record, every object, the cover if it was one. */
 export function undoUpload(id: string, token: string | undefined) {
   return deleteUpload(id, row => authorizeUndo(row, token))
 }

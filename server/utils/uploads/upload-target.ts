@@ -2,6 +2,10 @@ import type { UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { PART_SIZE_BYTES, partLayout, partSize } from '#shared/limits'
 import type { UploadTarget } from '#shared/schemas/upload'
+import { apiError } from '../http/errors'
+import { useConfig } from '../config'
+import { stagedKeyOf } from '../storage/keys'
+import { useMediaStore } from '../storage/use-media-store'
 
 /**
  * Where the guest sends an upload's bytes, freshly signed: one PUT URL, or one URL per part of a

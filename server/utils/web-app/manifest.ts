@@ -1,11 +1,15 @@
-import { ptBR } from '#shared/messages/pt-BR'
+import { BRAND_COLOUR, PAPER_COLOUR } from '#shared/brand'
+import type { Language } from '#shared/enums'
+import { en } from '#shared/messages/en'
+import { es } from '#shared/messages/es'
+import { ptBR, type Messages } from '#shared/messages/pt-BR'
+import { slideshowPathOf } from '#shared/slideshow'
 
-/** The venue screen's address: the gallery shown as a slideshow. */
-export const SLIDESHOW_PATH = '/galeria?slideshow=1'
+/** The server names the app in the event's language; all three are small enough to keep at hand. */
+const MESSAGES: Record<Language, Messages> = { 'pt-BR': ptBR, en, es }
 
-/** Colours of the invitation (assets/css/tokens.css): the wine red bar, the warm paper page. */
-const THEME_COLOUR = '#7a3e48'
-const BACKGROUND_COLOUR = '#fbf7f4'
+/** Where the venue screen's app starts: the slideshow with its default options. */
+export const SLIDESHOW_START_URL = slideshowPathOf()
 
 const ICONS = [
   { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
@@ -14,9 +18,9 @@ const ICONS = [
 ]
 
 /** A name that fits under a home-screen icon (about 12 characters). */
-export function shortName(coupleNames: string): string {
+export function shortName(coupleNames: string, language: Language = 'pt-BR'): string {
   const names = coupleNames.trim()
-  if (!names) return 'Fotos'
+  if (!names) return MESSAGES[language].slideshow.appShortName
   return names.length <= 12 ? names : `${names.slice(0, 11).trimEnd()}…`
 }
 
@@ -25,23 +29,25 @@ export function shortName(coupleNames: string): string {
  * couple's names; its shortcut opens the venue screen (the slideshow, whose own fullscreen
  * button and `F` key fill the screen; a TV or tablet installs it from there).
  */
-export function webAppManifest(coupleNames: string) {
+export function webAppManifest(coupleNames: string, language: Language = 'pt-BR') {
+  const t = MESSAGES[language]
   const names = coupleNames.trim()
   return {
     id: '/',
-    name: names ? `${ptBR.siteTitle} · ${names}` : ptBR.siteTitle,
-    short_name: shortName(names),
-    description: ptBR.siteTitle,
-    lang: 'pt-BR',
+    name: names ? `${t.siteTitle} · ${names}` : t.siteTitle,
+    short_name: shortName(names, language),
+    description: t.siteTitle,
+    lang: language,
     start_url: '/',
     scope: '/',
     display: 'standalone',
     orientation: 'any',
-    theme_color: THEME_COLOUR,
-    background_color: BACKGROUND_COLOUR,
+    // The invitation's wine red bar and warm paper page.
+    theme_color: BRAND_COLOUR,
+    background_color: PAPER_COLOUR,
     icons: ICONS,
     shortcuts: [
-      { name: ptBR.slideshow.label, short_name: 'Telão', url: SLIDESHOW_PATH, icons: [ICONS[0]] },
+      { name: t.slideshow.label, short_name: t.slideshow.screenShortName, url: SLIDESHOW_START_URL, icons: [ICONS[0]] },
     ],
   }
 }
@@ -50,14 +56,15 @@ export function webAppManifest(coupleNames: string) {
  * The venue screen's own manifest (linked from the slideshow's head): installed from there, it
  * is an app of its own that opens the slideshow fullscreen, with nothing of the browser around it.
  */
-export function slideshowManifest(coupleNames: string) {
-  const guest = webAppManifest(coupleNames)
+export function slideshowManifest(coupleNames: string, language: Language = 'pt-BR') {
+  const t = MESSAGES[language]
+  const guest = webAppManifest(coupleNames, language)
   return {
     ...guest,
-    id: SLIDESHOW_PATH,
-    name: `${ptBR.slideshow.label} · ${coupleNames.trim() || ptBR.siteTitle}`,
-    short_name: 'Telão',
-    start_url: SLIDESHOW_PATH,
+    id: SLIDESHOW_START_URL,
+    name: `${t.slideshow.label} · ${coupleNames.trim() || t.siteTitle}`,
+    short_name: t.slideshow.screenShortName,
+    start_url: SLIDESHOW_START_URL,
     display: 'fullscreen',
     display_override: ['fullscreen', 'standalone'],
     orientation: 'landscape',

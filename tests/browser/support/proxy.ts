@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http'
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Transform } from 'node:stream'
 import { freePort } from '../../support/ports'
 
@@ -33,6 +33,11 @@ export interface TestProxy {
   failParts(failures: PartFailure[]): void
   /** Holds upload bodies where they are (true) or lets them flow again (false). */
   hold(held: boolean): void
+  /**
+   * Accepts every connection and request and never answers (true), as a venue whose uplink died
+   * behind a working Wi-Fi, or a captive portal; false forwards again, and cuts what it held.
+   */
+  hang(hanging: boolean): void
   /** PUTs of part `n` the server answered with 200. */
   partsStored(): Map<number, number>
   stop(): Promise<void>
@@ -70,6 +75,8 @@ export async function startProxy(target: string): Promise<TestProxy> {
   const seen: SeenRequest[] = []
   const valve: Valve = { rate: 0, held: false, waiting: new Set() }
   let failures: PartFailure[] = []
+  let hanging = false
+  const held = new Set<ServerResponse>()
   const port = await freePort()
   const server: Server = createServer((req: IncomingMessage, res) => {
     const url = new URL(req.url ?? '/', 'http://proxy')
@@ -83,6 +90,14 @@ export async function startProxy(target: string): Promise<TestProxy> {
       at: Date.now(),
     }
     seen.push(entry)
+    if (hanging) {
+      entry.injected = true
+      held.add(res)
+      res.on('close', () => held.delete(res))
+      // Read what comes and never answer: the connection stays open until the browser gives up.
+      req.resume()
+      return
+    }
     const isUpload = entry.method === 'PUT' && entry.path.startsWith('/media/')
     const failure = isUpload ? failures.find(f => f.part === entry.part && f.times > 0) : undefined
     if (failure) {
@@ -142,6 +157,12 @@ export async function startProxy(target: string): Promise<TestProxy> {
       valve.waiting.clear()
       for (const resume of waiting) resume()
     },
+    hang(next) {
+      hanging = next
+      if (hanging) return
+      for (const res of held) res.destroy()
+      held.clear()
+    },
     failParts(next) {
       failures = next.map(failure => ({ ...failure }))
     },
@@ -154,6 +175,7 @@ export async function startProxy(target: string): Promise<TestProxy> {
     },
     stop: () => new Promise((resolve) => {
       valve.waiting.clear()
+      for (const res of held) res.destroy()
       server.closeAllConnections()
       server.close(() => resolve())
     }),

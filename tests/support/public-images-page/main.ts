@@ -1,6 +1,6 @@
 // The phone side of issue 15 alone on a page, bundled by Vite as Nuxt bundles it (the worker
 // included), so a test or the bench can drive it in real Chromium without the whole app.
-import { makePublicImages } from '../../../composables/upload/public-images'
+import { makePublicImages } from '../../../upload-client/public-images'
 
 async function base64(blob: Blob): Promise<string> {
   const bytes = new Uint8Array(await blob.arrayBuffer())

@@ -2,6 +2,7 @@ import { idParamsSchema } from '#shared/schemas/common'
 import { emptyBodySchema } from '#shared/schemas/upload'
 
 export default defineEventHandler(async (event) => {
+  await limitUploads(event, 'abort')
   const { id } = await readParamsAs(event, idParamsSchema)
   await readBodyAs(event, emptyBodySchema)
   return abortUpload(id)

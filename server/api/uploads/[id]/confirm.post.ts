@@ -1,9 +1,11 @@
 import { idParamsSchema } from '#shared/schemas/common'
 import { emptyBodySchema } from '#shared/schemas/upload'
+import { UNDO_TOKEN_HEADER } from '#shared/undo'
 
 export default defineEventHandler(async (event) => {
   await limitUploads(event, 'confirm')
   const { id } = await readParamsAs(event, idParamsSchema)
   await readBodyAs(event, emptyBodySchema)
-  return watchStorage(confirmUpload(id))
+  // The sending device shows its token: only it learns a confirmed upload's status now (uploads/confirm.ts).
+  return watchStorage(confirmUpload(id, getHeader(event, UNDO_TOKEN_HEADER)))
 })

@@ -1,0 +1,70 @@
+import type { GuestbookItem, GuestbookPage } from '#shared/schemas/guestbook'
+import type { SlideshowInterlude } from './slideshow'
+
+/** The newest written messages the screen rotates through. */
+const MESSAGES_LIMIT = 50
+const MESSAGES_POLL_MS = 30_000
+/** A message card stays this long at least, plus reading time for its length, up to the most. */
+const MESSAGE_MIN_MS = 8000
+const MESSAGE_MS_PER_CHARACTER = 60
+const MESSAGE_MAX_MS = 30_000
+
+/** How long a message stays on the big screen: long ones are held longer, to be read from the back of the hall. */
+export function messageHoldMs(text: string): number {
+  return Math.min(MESSAGE_MAX_MS, MESSAGE_MIN_MS + text.length * MESSAGE_MS_PER_CHARACTER)
+}
+
+/**
+ * The guestbook on the venue screen: approved written messages (never a voice: the screen plays
+ * no audio), polled on their own and handed to the slideshow as an interlude every `every`
+ * slides, newest unseen first, then round again. The venue screen's key lets it read a closed or
+ * PIN-guarded guestbook, as it does the gallery.
+ */
+export function useSlideshowMessages(every: number, screenKey?: string) {
+  const messages = shallowRef<GuestbookItem[]>([])
+  const shownId = ref<string | null>(null)
+  const seen = new Set<string>()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let running = false
+
+  async function poll() {
+    try {
+      const page = await $fetch<GuestbookPage>('/api/guestbook', { query: { limit: MESSAGES_LIMIT, ...(screenKey ? { screenKey } : {}) }, retry: 0, timeout: 15_000 })
+      messages.value = page.items.filter(item => item.type === 'text' && item.text)
+    }
+    catch { /* offline: the messages already held stay */ }
+    finally {
+      if (running) timer = setTimeout(poll, MESSAGES_POLL_MS)
+    }
+  }
+
+  const interlude: SlideshowInterlude = {
+    every,
+    take() {
+      const all = messages.value
+      if (all.length === 0) return null
+      let next = all.find(item => !seen.has(item.id))
+      if (!next) {
+        seen.clear()
+        next = all[0]!
+      }
+      seen.add(next.id)
+      shownId.value = next.id
+      return { id: next.id, holdMs: messageHoldMs(next.text ?? '') }
+    },
+  }
+
+  const message = (id: string | null) => messages.value.find(item => item.id === id) ?? null
+
+  onMounted(() => {
+    if (every <= 0) return
+    running = true
+    void poll()
+  })
+  onBeforeUnmount(() => {
+    running = false
+    clearTimeout(timer)
+  })
+
+  return { interlude, message }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `event_settings` ADD `language` text DEFAULT 'pt-BR' NOT NULL;

@@ -1,0 +1,141 @@
+/**
+ * The numbers, sizes, durations and dates of every page, for one language: `Intl` in the page's
+ * locale does the digits and the calendar, `words` the few words around them. Each language's
+ * `format.<locale>.ts` makes its set once; the guest texts and the admin's hand it out as `format`.
+ */
+
+export interface FormatWords {
+  /** "12,3 de 35,0 MB": between a part and its total. */
+  of: string
+  seconds: (count: number) => string
+  minutes: (count: number) => string
+  /** "2 min 30 s". */
+  minutesAndSeconds: (minutes: number, seconds: number) => string
+  /** "18h", "6 PM": one hour of the clock, from `Intl`'s hour. */
+  hour: (hour: string) => string
+  justNow: string
+  minutesAgo: (minutes: number) => string
+  hoursAgo: (hours: number) => string
+  /** "às 22h", "à 1h", "at 10:30 PM": a time of day on the browser's clock. */
+  atTime: (hour: number, minutes: number) => string
+  /** When a reveal opens the gallery: today, tomorrow, or on a date ("14 de dezembro"). */
+  today: (time: string) => string
+  tomorrow: (time: string) => string
+  onDate: (date: string, time: string) => string
+}
+
+/** "1 arquivo", "3 arquivos". */
+export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many)
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
+
+export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl.DateTimeFormatOptions = { hour: '2-digit', hourCycle: 'h23' }) {
+  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })
+  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
+  const fixed = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+  const calendarDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+  const dateTime = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' })
+  const hour = new Intl.DateTimeFormat(locale, hourOptions)
+
+  /** "1.234": a count with the thousands separated. */
+  function formatCount(count: number): string {
+    return integer.format(count)
+  }
+
+  /** Sizes as people read them on a phone: "3,2 MB", "1,5 GB" (binary units, the way phones count). */
+  function formatBytes(bytes: number): string {
+    let value = bytes
+    let unit = 0
+    while (value >= 1024 && unit < UNITS.length - 1) {
+      value /= 1024
+      unit++
+    }
+    return `${decimal.format(unit === 0 ? value : Math.round(value * 10) / 10)} ${UNITS[unit]}`
+  }
+
+  /** "12,3 de 35,0 MB": part of a total, both in the total's unit, so the two read side by side. */
+  function formatBytesOf(part: number, total: number): string {
+    let unit = 0
+    while (total / 1024 ** unit >= 1024 && unit < UNITS.length - 1) unit++
+    if (unit === 0) return `${integer.format(part)} ${words.of} ${integer.format(total)} bytes`
+    const of = (bytes: number) => fixed.format(Math.floor((bytes / 1024 ** unit) * 10) / 10)
+    return `${of(part)} ${words.of} ${of(total)} ${UNITS[unit]}`
+  }
+
+  /** "45 segundos", "5 minutos", "2 min 30 s": a video's limit, or how long to wait. */
+  function formatDuration(seconds: number): string {
+    const total = Math.round(seconds)
+    const minutes = Math.floor(total / 60)
+    const rest = total % 60
+    if (minutes === 0) return words.seconds(total)
+    if (rest === 0) return words.minutes(minutes)
+    return words.minutesAndSeconds(minutes, rest)
+  }
+
+  /** "1:05" for a video's length. */
+  function formatClock(seconds: number): string {
+    const total = Math.round(seconds)
+    const minutes = Math.floor(total / 60)
+    return `${minutes}:${String(total % 60).padStart(2, '0')}`
+  }
+
+  /** "12 de dezembro de 2026" from "2026-12-12" (a calendar date: no time zone may move it). */
+  function formatEventDate(isoDate: string): string {
+    const date = new Date(`${isoDate}T12:00:00Z`)
+    if (Number.isNaN(date.getTime())) return ''
+    return calendarDate.format(date)
+  }
+
+  /** "22/11, 18:04" in the browser's own time zone: when a guest sent something during the party. */
+  function formatDateTime(iso: string): string {
+    return dateTime.format(new Date(iso))
+  }
+
+  /** "18h" for one bar of the uploads-per-hour chart. */
+  function formatHour(iso: string): string {
+    return words.hour(hour.format(new Date(iso)))
+  }
+
+  /** "há 3 min", "há 2 h", or the date when older than a day. */
+  function formatAgo(iso: string, now = Date.now()): string {
+    const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
+    if (seconds < 60) return words.justNow
+    const minutes = Math.floor(seconds / 60)
+    if (minutes < 60) return words.minutesAgo(minutes)
+    const hours = Math.floor(minutes / 60)
+    if (hours < 24) return words.hoursAgo(hours)
+    return formatDateTime(iso)
+  }
+
+  const dayStart = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
+  const dayAndMonth = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long' })
+
+  /**
+   * "hoje às 22h", "amanhã às 10h", "em 14 de dezembro às 10h30": when a reveal opens the gallery,
+   * in the browser's own time zone (the guest is at the party).
+   */
+  function formatRevealMoment(iso: string, now = Date.now()): string {
+    const at = new Date(iso)
+    const time = words.atTime(at.getHours(), at.getMinutes())
+    const days = Math.round((dayStart(at) - dayStart(new Date(now))) / 86_400_000)
+    if (days === 0) return words.today(time)
+    if (days === 1) return words.tomorrow(time)
+    return words.onDate(dayAndMonth.format(at), time)
+  }
+
+  return { formatCount, formatBytes, formatBytesOf, formatDuration, formatClock, formatEventDate, formatDateTime, formatHour, formatAgo, formatRevealMoment }
+}
+
+/** "2 d 3 h", "3 h 05 min", "4 min 09 s", "12 s": the time left until a moment (the same in our three languages). */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000))
+  const days = Math.floor(total / 86_400)
+  const hours = Math.floor((total % 86_400) / 3600)
+  const minutes = Math.floor((total % 3600) / 60)
+  const seconds = total % 60
+  const two = (value: number) => String(value).padStart(2, '0')
+  if (days > 0) return `${days} d ${hours} h`
+  if (hours > 0) return `${hours} h ${two(minutes)} min`
+  if (minutes > 0) return `${minutes} min ${two(seconds)} s`
+  return `${seconds} s`
+}
