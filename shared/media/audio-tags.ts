@@ -12,9 +12,9 @@
  *   `Void` elements of the same size. A track of type 1 (video) makes the file a video.
  * - MP3 and raw AAC: an ID3v2 tag at the start keeps its header and becomes all padding; an ID3v1
  *   tag at the end keeps its `TAG` mark, its fields emptied.
- * - Ogg Opus (`audio/ogg`): the comment list of `OpusTags` is emptied (count 0, the rest zero
- *   padding, which the format allows) and the page's checksum written again. Ogg Vorbis keeps its
- *   comments (recorders make Opus; the vendor string is not the guest's).
+ * - Ogg (`audio/ogg`): the comment list of Opus's `OpusTags` or of Vorbis's comment header is
+ *   emptied (count 0, then zero padding, which both formats allow) and the page's checksum written
+ *   again (the vendor string, the encoder's name, is not the guest's).
  *
  * The duration is read where the container says it (MP4 `mvhd`, Matroska `Info/Duration`); a
  * browser's recording often has none (MediaRecorder's WebM), and then it stays unknown.
@@ -245,7 +245,7 @@ function blankId3(bytes: Uint8Array, blanked: string[]): void {
   }
 }
 
-// ---- Ogg Opus -----------------------------------------------------------------------------------
+// ---- Ogg (Opus, Vorbis) --------------------------------------------------------------------------------
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256)
@@ -263,8 +263,35 @@ function oggCrc(page: Uint8Array): number {
   return crc
 }
 
-/** Empties OpusTags' comment list on the page that holds it (the second page of a recording). */
-function blankOpusTags(bytes: Uint8Array, blanked: string[]): boolean {
+/** Where each whole packet starting on this page lies in it (a packet carried on to the next page is `open`). */
+function packetsOfPage(bytes: Uint8Array, offset: number, segments: number, data: number): { start: number, end: number, open: boolean }[] {
+  const packets: { start: number, end: number, open: boolean }[] = []
+  // A page may begin with the end of a packet from the page before: not one of ours to read.
+  let skipping = (bytes[offset + 5]! & 0x01) === 1
+  let start = data
+  let position = data
+  for (let i = 0; i < segments; i++) {
+    const lacing = bytes[offset + 27 + i]!
+    position += lacing
+    if (lacing < 255) {
+      if (!skipping) packets.push({ start, end: position, open: false })
+      skipping = false
+      start = position
+    }
+  }
+  if (start < position && !skipping) packets.push({ start, end: position, open: true })
+  return packets
+}
+
+/**
+ * Empties the comment list of an Ogg recording in place, on the page that holds it, and writes the
+ * page's checksum again: Opus's `OpusTags` (count 0, zero padding to the end of its page, which
+ * RFC 7845 §5.2 allows) or Vorbis's comment header (count 0, its framing bit, zeros to the end of
+ * the packet: the setup header that may follow on the page is left as it was). A comment list
+ * carried on to the next page (a picture in the tags) cannot be emptied in place: unreadable.
+ */
+function blankOggComments(bytes: Uint8Array, blanked: string[]): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let offset = 0
   for (let pageIndex = 0; pageIndex < 4 && offset + 27 <= bytes.length; pageIndex++) {
     if (text(bytes, offset, 4) !== 'OggS') return false
@@ -276,16 +303,24 @@ function blankOpusTags(bytes: Uint8Array, blanked: string[]): boolean {
     const data = table + segments
     const pageEnd = data + dataLength
     if (pageEnd > bytes.length) return false
-    if (dataLength >= 16 && text(bytes, data, 8) === 'OpusTags') {
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-      const vendorLength = view.getUint32(data + 8, true)
-      const count = data + 12 + vendorLength
-      if (count + 4 > pageEnd) return false
-      // No comments, then zero padding to the end of the page (RFC 7845 §5.2 allows it).
-      bytes.fill(0, count, pageEnd)
+    for (const packet of packetsOfPage(bytes, offset, segments, data)) {
+      const opus = packet.end - packet.start >= 16 && text(bytes, packet.start, 8) === 'OpusTags'
+      const vorbis = packet.end - packet.start >= 16 && bytes[packet.start] === 0x03 && text(bytes, packet.start + 1, 6) === 'vorbis'
+      if (!opus && !vorbis) continue
+      if (packet.open) return false
+      const vendorAt = packet.start + (opus ? 8 : 7)
+      const count = vendorAt + 4 + view.getUint32(vendorAt, true)
+      if (count + (opus ? 4 : 5) > packet.end) return false
+      if (opus) {
+        bytes.fill(0, count, pageEnd)
+      }
+      else {
+        bytes.fill(0, count, packet.end)
+        bytes[count + 4] = 0x01
+      }
       bytes.fill(0, offset + 22, offset + 26)
       view.setUint32(offset + 22, oggCrc(bytes.subarray(offset, pageEnd)), true)
-      blanked.push('OpusTags')
+      blanked.push(opus ? 'OpusTags' : 'VorbisComment')
       return true
     }
     offset = pageEnd
@@ -324,7 +359,7 @@ export async function cleanAudioTags(original: Uint8Array, contentType: string):
     if (walk.duration !== null && walk.duration > 0) durationSec = (walk.duration * walk.timecodeScale) / 1e9
   }
   else if (family === 'ogg') {
-    if (!blankOpusTags(bytes, blanked)) return { ok: false, reason: 'unreadable' }
+    if (!blankOggComments(bytes, blanked)) return { ok: false, reason: 'unreadable' }
   }
   else {
     blankId3(bytes, blanked)

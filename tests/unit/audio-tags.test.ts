@@ -33,6 +33,7 @@ const cases = [
   { name: 'opus.webm', type: 'audio/webm', args: ['-c:a', 'libopus', '-metadata', 'location=+12.3456-045.6789/'] },
   { name: 'aac.m4a', type: 'audio/mp4', args: ['-c:a', 'aac', '-metadata', 'location=+12.3456-045.6789/', '-f', 'mp4'] },
   { name: 'opus.ogg', type: 'audio/ogg', args: ['-c:a', 'libopus'] },
+  { name: 'vorbis.ogg', type: 'audio/ogg', args: ['-c:a', 'libvorbis'] },
   { name: 'mp3.mp3', type: 'audio/mpeg', args: ['-c:a', 'libmp3lame'] },
 ] as const
 
