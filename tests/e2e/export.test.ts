@@ -156,7 +156,8 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect(csv.startsWith('\uFEFF')).toBe(true)
     expect(csv).toContain('\'=cmd|calc,"Parabéns, ""queridos""\nlinha 2"')
     const [header, ...rows] = parseCsv(csv.slice(1))
-    expect(header).toEqual(['id', 'type', 'author', 'text', 'durationSec', 'createdAt', 'file'])
+    // In the event's language (pt-BR here), as manifest.csv.
+    expect(header).toEqual(['id', 'tipo', 'autor', 'recado', 'duração (s)', 'enviado em', 'arquivo'])
     expect(rows.map(row => row[0])).toEqual([written.id, voice.id])
     const spoken = rows[1]!
     expect(spoken.slice(1, 5)).toEqual(['audio', 'Vovó', '', '1'])

@@ -84,7 +84,7 @@ export async function sendExportZip(event: H3Event): Promise<void> {
       await Promise.race([finished(source), zipFailed])
     }
     // The guestbook's approved messages; the spoken ones' recordings are among the originals above.
-    zip.addBuffer(Buffer.from(await guestbookCsv(), 'utf8'), 'guestbook.csv', { mtime: new Date() })
+    zip.addBuffer(Buffer.from(await guestbookCsv(language), 'utf8'), 'guestbook.csv', { mtime: new Date() })
     zip.addBuffer(Buffer.from(manifest, 'utf8'), 'manifest.csv', { mtime: new Date() })
     zip.end()
     await Promise.race([finished(res), zipFailed])

@@ -1,3 +1,4 @@
+import type { Language } from '#shared/enums'
 import { archiveEntryName, csvLine } from '../admin/export-manifest'
 import { guestbookRows } from './list'
 
@@ -6,14 +7,22 @@ const EXPORT_MAX_MESSAGES = 20_000
 
 export const GUESTBOOK_CSV_COLUMNS = ['id', 'type', 'author', 'text', 'durationSec', 'createdAt', 'file'] as const
 
+/** The headings a person opening guestbook.csv reads, in the event's language, as manifest.csv's; English keeps the columns' names. */
+const GUESTBOOK_CSV_HEADINGS: Record<Language, Record<typeof GUESTBOOK_CSV_COLUMNS[number], string>> = {
+  'pt-BR': { id: 'id', type: 'tipo', author: 'autor', text: 'recado', durationSec: 'duração (s)', createdAt: 'enviado em', file: 'arquivo' },
+  'en': { id: 'id', type: 'type', author: 'author', text: 'text', durationSec: 'durationSec', createdAt: 'createdAt', file: 'file' },
+  'es': { id: 'id', type: 'tipo', author: 'autor', text: 'mensaje', durationSec: 'duración (s)', createdAt: 'enviado el', file: 'archivo' },
+}
+
 /**
  * guestbook.csv in the admin's export: every approved message, oldest first, with the manifest's
  * formula guard (guests typed the author and the text). `file` names a spoken message's recording
  * in the archive (the same name as in manifest.csv); empty for a written one.
  */
-export async function guestbookCsv(): Promise<string> {
+export async function guestbookCsv(language: Language): Promise<string> {
   const rows = (await guestbookRows({ status: 'approved' }, undefined, EXPORT_MAX_MESSAGES)).reverse()
-  let csv = `\uFEFF${csvLine(GUESTBOOK_CSV_COLUMNS)}`
+  const headings = GUESTBOOK_CSV_HEADINGS[language]
+  let csv = `\uFEFF${csvLine(GUESTBOOK_CSV_COLUMNS.map(column => headings[column]))}`
   for (const row of rows) {
     const file = row.type === 'audio' && row.storageKey ? archiveEntryName({ id: row.id, author: row.author, createdAt: row.createdAt, storageKey: row.storageKey }) : ''
     csv += csvLine([row.id, row.type, row.author, row.text ?? '', row.durationSec === null ? '' : String(row.durationSec), row.createdAt.toISOString(), file])
