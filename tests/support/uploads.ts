@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { api, fetchFresh } from './http'
+import { Agent, request } from 'node:http'
+import { api } from './http'
 
 export interface InitBody {
   fileName?: string
@@ -23,8 +24,37 @@ export function keyOfUrl(url: string): string {
   return stagedKeyOfUrl(url).replace(/^staging\//, '')
 }
 
-export async function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}) {
-  return fetchFresh(url, { method: 'PUT', body: bytes as unknown as BodyInit, headers })
+/**
+ * A PUT as a browser sends one, on a connection of its own (see http.ts fetchFresh: a reused idle
+ * socket may have been closed by the server) that still says keep-alive: a server refusing the
+ * PUT before reading its body (an expired URL) then reads the rest and answers, where after a
+ * `Connection: close` it would cut the socket under the upload (EPIPE) before the client saw why.
+ */
+export function putBytes(url: string, bytes: Buffer, headers: Record<string, string> = {}): Promise<Response> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  return new Promise<Response>((resolve, reject) => {
+    // The headers fetch (and a page's PUT) sends: with `sec-fetch-mode: cors` a refusal answers JSON.
+    const sent = { 'accept': '*/*', 'sec-fetch-mode': 'cors', ...headers, 'content-length': String(bytes.length) }
+    const put = request(url, { method: 'PUT', agent, headers: sent }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () => {
+        agent.destroy()
+        const answer = new Headers()
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value)
+        }
+        const status = response.statusCode!
+        resolve(new Response([204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: answer }))
+      })
+    })
+    put.on('error', (error) => {
+      agent.destroy()
+      reject(error)
+    })
+    put.end(bytes)
+  })
 }
 
 /** Sends every part (or only `only`) of a multipart upload exactly as a browser would. */
