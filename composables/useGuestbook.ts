@@ -1,3 +1,4 @@
+import { appendPage } from '#shared/cursor-merge'
 import type { GuestbookItem, GuestbookPage } from '#shared/schemas/guestbook'
 import { galleryGateOf, type GalleryGate } from '~/composables/useGallery'
 
@@ -53,8 +54,7 @@ export function useGuestbook() {
     loadingMore.value = true
     try {
       const page = await fetchGuestbookPage(nextCursor.value)
-      const known = new Set(items.value.map(item => item.id))
-      items.value = [...items.value, ...page.items.filter(item => !known.has(item.id))]
+      items.value = appendPage(items.value, page)
       nextCursor.value = page.nextCursor
     }
     catch { /* the button stays; the guest can press it again */ }

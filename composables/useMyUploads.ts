@@ -1,3 +1,4 @@
+import { appendPage } from '#shared/cursor-merge'
 import type { MyUpload, MyUploadsPage } from '#shared/schemas/mine'
 
 const PAGE_SIZE = 24
@@ -40,8 +41,7 @@ export function useMyUploads() {
     loadingMore.value = true
     try {
       const page = await fetchMine(nextCursor.value)
-      const known = new Set(items.value.map(item => item.id))
-      items.value = [...items.value, ...page.items.filter(item => !known.has(item.id))]
+      items.value = appendPage(items.value, page)
       nextCursor.value = page.nextCursor
     }
     catch { /* the button stays; the guest can press it again */ }
