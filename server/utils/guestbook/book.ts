@@ -128,11 +128,11 @@ async function approvedMessages(): Promise<GuestbookEntryRow[]> {
  * message, one approved photo of the same author where there is one. The card's typeface (Lora).
  */
 export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'language'>, cardFonts: CardFonts): Promise<Buffer> {
-  const BOOK_TEXT = BOOK_WORDS[settings.language]
-  const timeFormat = timeFormatOf(BOOK_TEXT.locale)
+  const words = BOOK_WORDS[settings.language]
+  const timeFormat = timeFormatOf(words.locale)
   const messages = await approvedMessages()
   const photos = await photosByAuthor(messages.map(message => message.author))
-  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: MARGIN, font: null, info: { Title: [BOOK_TEXT.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
+  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: MARGIN, font: null, info: { Title: [words.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
   const chunks: Buffer[] = []
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -150,15 +150,15 @@ export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupl
 
   // Title page.
   doc.font('bold').fontSize(30).fillColor(ACCENT)
-  doc.text(BOOK_TEXT.title, MARGIN, PAGE.height / 3, { width: CONTENT_WIDTH, align: 'center' })
+  doc.text(words.title, MARGIN, PAGE.height / 3, { width: CONTENT_WIDTH, align: 'center' })
   const names = drawableText(settings.coupleNames, bold)
   if (names) doc.moveDown(0.6).fontSize(22).fillColor(INK).text(names, { width: CONTENT_WIDTH, align: 'center' })
   if (settings.eventDate) doc.moveDown(0.4).font('regular').fontSize(14).fillColor(MUTED).text(CARD_WORDS[settings.language].date(settings.eventDate), { width: CONTENT_WIDTH, align: 'center' })
-  if (messages.length === 0) doc.moveDown(2).font('regular').fontSize(12).fillColor(MUTED).text(BOOK_TEXT.empty, { width: CONTENT_WIDTH, align: 'center' })
+  if (messages.length === 0) doc.moveDown(2).font('regular').fontSize(12).fillColor(MUTED).text(words.empty, { width: CONTENT_WIDTH, align: 'center' })
 
   for (const message of messages) {
     doc.addPage()
-    const author = drawableText(message.author, bold) || BOOK_TEXT.anonymous
+    const author = drawableText(message.author, bold) || words.anonymous
     const photoKey = message.author ? photos.get(message.author) : undefined
     const photo = photoKey ? await readObject(photoKey).catch(() => null) : null
     const textWidth = photo ? CONTENT_WIDTH - PHOTO_SIDE - 16 : CONTENT_WIDTH
@@ -170,11 +170,11 @@ export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupl
     }
     else {
       doc.font('bold').fontSize(15).fillColor(INK)
-      doc.text(drawableText(BOOK_TEXT.voice(message.author, message.durationSec ?? 0), bold) || BOOK_TEXT.voice('', message.durationSec ?? 0), MARGIN, top, { width: textWidth })
+      doc.text(drawableText(words.voice(message.author, message.durationSec ?? 0), bold) || words.voice('', message.durationSec ?? 0), MARGIN, top, { width: textWidth })
       if (message.storageKey) {
         const qrTop = doc.y + 10
         drawQr(doc, useMediaStore().publicUrl(message.storageKey), MARGIN, qrTop, QR_SIDE)
-        doc.font('regular').fontSize(9).fillColor(MUTED).text(BOOK_TEXT.scan, MARGIN, qrTop + QR_SIDE + 4, { width: textWidth })
+        doc.font('regular').fontSize(9).fillColor(MUTED).text(words.scan, MARGIN, qrTop + QR_SIDE + 4, { width: textWidth })
       }
     }
     doc.moveDown(1).font('bold').fontSize(12).fillColor(ACCENT).text(`— ${author}`, MARGIN, Math.max(doc.y, photo ? top + PHOTO_SIDE : 0) + 8, { width: CONTENT_WIDTH })
