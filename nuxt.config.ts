@@ -2,15 +2,18 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BRAND_COLOUR } from './shared/brand'
+import { adminOnlyFiles, isAdminOnlyEntry } from './service-worker/precache-scope'
 
 /** The service worker's offline shell (a client-only render of the app); see `pwa` below. */
 const APP_SHELL_PATH = '/app-shell'
+/** The build's chunks no guest page reaches: filled by `build:manifest`, read when the worker is built. */
+let adminOnly = new Set<string>()
 
 // The package exports only CSS and its LICENSE; the font files sit in `files/` beside it.
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 
 export default defineNuxtConfig({
-  modules: ['@nuxt/eslint', '@vite-pwa/nuxt', '@nuxtjs/i18n'],
+  modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
   // Feature folders (`composables/upload/`, …) export their public composables through an
   // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
   // the page and the service worker import its plain modules by name.
@@ -66,15 +69,25 @@ export default defineNuxtConfig({
     compressPublicAssets: true,
     scheduledTasks: { '*/15 * * * *': ['uploads:sweep'] },
   },
+  // Every component here is `<script setup>` (Nuxt's own use setup() too): Vue's Options API
+  // support is left out of every page's first load (1.8 KB gzip of the entry).
+  vite: { vue: { features: { optionsAPI: false } } },
   typescript: { strict: true, typeCheck: false },
   telemetry: false,
   hooks: {
-    // Each language's texts are a chunk that plugins/language.ts imports for the page's language
-    // alone; Nuxt would hint every dynamic import as a prefetch, and a phone would then download
-    // all of them.
+    // Nuxt hints every chunk a page may one day import as `<link rel=prefetch>`, and a guest's
+    // phone would download them all on its first visit. Not hinted: each language's texts and
+    // what they import (a page preloads its own language's alone, plugins/language.ts), the code
+    // that sends a picked file (fetched when the guest reaches for the picker,
+    // upload-client/engine.ts), and everything only the admin reaches (never preloaded either,
+    // and kept out of the worker's precache, below).
     'build:manifest'(manifest) {
+      adminOnly = adminOnlyFiles(manifest)
+      const texts = Object.keys(manifest).filter(source => /shared\/messages\/[^/]+\.ts$/.test(source))
+      const notHinted = new Set([...texts, ...texts.flatMap(source => manifest[source]!.imports ?? []), 'upload-client/engine.ts'])
       for (const [source, chunk] of Object.entries(manifest)) {
-        if (/shared\/messages\/[^/]+\.ts$/.test(source)) {
+        if (notHinted.has(source)) chunk.prefetch = false
+        if (adminOnly.has(chunk.file)) {
           chunk.prefetch = false
           chunk.preload = false
         }
@@ -87,24 +100,6 @@ export default defineNuxtConfig({
     },
   },
   eslint: { config: { stylistic: true } },
-  // Languages without route prefixes: /enviar, /galeria and /admin stay as they are. The module
-  // keeps the locale (and so `<html lang>`); which language a page speaks is picked in
-  // plugins/language.ts (the device's choice, ?lang, the browser, the event: an order the
-  // module's own detection cannot express), and the texts are typed TS modules with functions
-  // (shared/messages/index.ts), loaded there, one language a page.
-  i18n: {
-    strategy: 'no_prefix',
-    defaultLocale: 'pt-BR',
-    locales: [
-      { code: 'pt-BR', language: 'pt-BR', name: 'Português' },
-      { code: 'en', language: 'en', name: 'English' },
-      { code: 'es', language: 'es', name: 'Español' },
-    ],
-    detectBrowserLanguage: false,
-    autoDeclare: false,
-    // No vue-i18n messages to compile: the runtime alone, without the compiler and the global components.
-    bundle: { runtimeOnly: true, dropMessageCompiler: true, fullInstall: false },
-  },
   // The service worker of the venue screen and the guests' pages: Workbox, built
   // from our own source (injectManifest) since it rewrites the offline shell's CSP nonce and
   // evicts removed photos; registered by plugins/service-worker.client.ts, not by the module.
@@ -123,6 +118,8 @@ export default defineNuxtConfig({
       // Every build gets a new shell: its revision is the build time.
       additionalManifestEntries: [{ url: APP_SHELL_PATH, revision: String(Date.now()) }],
       maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      // A guest's phone keeps the guest pages' code; the admin is online-only.
+      manifestTransforms: [entries => ({ manifest: entries.filter(entry => !isAdminOnlyEntry(entry.url, adminOnly)), warnings: [] })],
     },
   },
 })

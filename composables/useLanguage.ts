@@ -6,17 +6,15 @@ const A_YEAR = 365 * 24 * 60 * 60
 
 /**
  * The language the page speaks, and the switcher's way to change it: the new texts load, then
- * vue-i18n's locale (and so `<html lang>`) and every `t.section.key` on screen follow together.
+ * `<html lang>` (app.vue) and every `t.section.key` on screen follow together.
  * The choice is kept in a cookie so the next server render speaks it too.
  */
 export function useLanguage() {
-  const nuxtApp = useNuxtApp()
   const language = useState<Language>('language')
   const cookie = useCookie<string | null>(LANGUAGE_COOKIE, { maxAge: A_YEAR, sameSite: 'lax', path: '/' })
 
   async function apply(next: Language, withAdmin = false) {
     await loadLocaleMessages(next, withAdmin)
-    await nuxtApp.$i18n.setLocale(next)
     language.value = next
   }
 

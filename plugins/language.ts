@@ -10,13 +10,12 @@ const EVENT_LANGUAGE_TIMEOUT_MS = 6000
 
 /**
  * Picks the language of the page before anything renders (shared/i18n/locale.ts says in which
- * order), loads its texts and hands it to @nuxtjs/i18n, whose locale gives `<html lang>`. The
+ * order) and loads its texts; app.vue writes it as `<html lang>`. The
  * server's pick travels in the payload, so hydration speaks the language the HTML was written in;
  * pages the server does not render (the admin, the offline shell) pick in the browser.
  */
 export default defineNuxtPlugin({
   name: 'language',
-  dependsOn: ['i18n:plugin:route-locale-detect'],
   async setup(nuxtApp) {
     const url = useRequestURL()
     const picked = useState<Language | null>('language', () => null)
@@ -43,6 +42,10 @@ export default defineNuxtPlugin({
       })
     }
     await nuxtApp.runWithContext(() => apply(picked.value!, isAdminPath(url.pathname)))
+    // The language's texts are a chunk of their own. Named among the render's modules, they are
+    // preloaded with the page's scripts (build:manifest in nuxt.config.ts hints no other
+    // language), instead of hydration asking for them one round trip later.
+    if (import.meta.server) nuxtApp.ssrContext?.modules?.add(`shared/messages/${picked.value}.ts`)
     if (import.meta.client && needsEvent) {
       void eventLanguage().then(async (language) => {
         if (!language || language === picked.value) return

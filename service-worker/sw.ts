@@ -153,27 +153,6 @@ registerRoute(
   },
 )
 
-/**
- * @nuxtjs/i18n asks the server for its messages of the page's language before the app renders.
- * Ours are not there (plugins/language.ts loads our own typed texts), so the answer is always
- * `{}`; but on a network that hangs the ask would hold the offline shell's first render. It is
- * asked with a short time limit, and answered `{}` when no answer comes.
- */
-const moduleMessages = new NetworkFirst({
-  cacheName: API_CACHE,
-  // The fallback is what the server would say: a second is plenty.
-  networkTimeoutSeconds: 1,
-  plugins: [
-    answerWithin(1000),
-    { handlerDidError: async () => new Response('{}', { headers: { 'content-type': 'application/json' } }) },
-  ],
-})
-
-registerRoute(
-  ({ url }) => sameOrigin(url) && url.pathname.startsWith('/_i18n/') && url.pathname.endsWith('/messages.json'),
-  moduleMessages,
-)
-
 /** Only what came back whole (or opaque, from a bucket on another origin) is kept. */
 const keepOkOrOpaque: WorkboxPlugin = {
   cacheWillUpdate: async ({ response }) => (response.status === 200 || response.type === 'opaque' ? response : null),

@@ -10,13 +10,9 @@ import { prepareUploadSync, requestUploadSync } from '~/upload-client/background
 import { pickedTwiceCheck } from '~/upload-client/duplicates'
 import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item'
 import { withItemLock } from '~/upload-client/item-lock'
-import { checkMediaFile } from '~/upload-client/media-checks'
-import { pageTransfer } from '~/upload-client/page-transfer'
 import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
 import * as store from '~/upload-client/store'
-import { makeThumbnail } from '~/upload-client/thumbnail'
 import { summarize } from '~/upload-client/summary'
-import { transferUpload } from '~/upload-client/transfer'
 import { deleteSentUpload, patchSentUpload, postJson } from '~/upload-client/transport'
 import { undoLeftMs } from '~/upload-client/undo'
 
@@ -35,6 +31,22 @@ const FINISHED_KEPT_MS = 12 * 3600_000
 function cleanText(value: string, max: number): string {
   // eslint-disable-next-line no-control-regex -- the server refuses these; we replace them first
   return value.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ' ').trim().slice(0, max)
+}
+
+type Engine = typeof import('~/upload-client/engine')
+let engine: Promise<Engine> | undefined
+
+/**
+ * The sending half of the client (upload-client/engine.ts), fetched the first time a file needs
+ * it: when one is picked, a kept one resumes, or the guest reaches for the picker. A failed fetch
+ * (offline, before the service worker kept it) is asked again next time.
+ */
+export function loadUploadEngine(): Promise<Engine> {
+  engine ??= import('~/upload-client/engine').catch((error: unknown) => {
+    engine = undefined
+    throw error
+  })
+  return engine
 }
 
 function newKey(): string {
@@ -84,7 +96,9 @@ function createQueue() {
   async function attachThumbnail(item: QueueItem) {
     let thumbnail = await store.loadThumbnail(item.key)
     if (!thumbnail && item.file) {
-      thumbnail = await makeThumbnail(item.file, item.kind)
+      const sending = await loadUploadEngine().catch(() => null)
+      if (!sending) return
+      thumbnail = await sending.makeThumbnail(item.file, item.kind)
       if (thumbnail && !removed.has(item.key)) await store.saveThumbnail(item.key, thumbnail)
     }
     if (thumbnail && !removed.has(item.key)) item.thumbUrl = URL.createObjectURL(thumbnail)
@@ -108,6 +122,7 @@ function createQueue() {
       if (item.done) await store.removeFile(item.key)
       return
     }
+    const { transferUpload, pageTransfer } = await loadUploadEngine()
     item.phase = 'sending'
     await transferUpload(item, signal, persist, pageTransfer, pickedTwice)
     await recordSent(item, persist)
@@ -229,15 +244,21 @@ function createQueue() {
   }
 
   /**
-   * Checks picked files and starts sending the acceptable ones at once, with the words the page's
-   * fields hold now (a guest who picks and puts the phone away sends them); answers the refused ones.
-   */
-  /**
-   * Adds picked files, which start at once with the words given for them: by default the page's
-   * current name and message; a recording sends its own (a voice message carries no photo caption).
+   * Checks picked files and starts sending the acceptable ones at once (a guest who picks and puts
+   * the phone away sends them), with the words given for them: by default the page's current name
+   * and message; a recording sends its own (a voice message carries no photo caption). Answers the
+   * refused ones.
    */
   async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
     const refused: RefusedFile[] = []
+    let checkMediaFile: Engine['checkMediaFile']
+    try {
+      ({ checkMediaFile } = await loadUploadEngine())
+    }
+    catch {
+      // Offline before the page kept its sending code: nothing can be checked or sent yet.
+      return files.map(file => ({ name: file.name, reason: t.refusal.notReady }))
+    }
     for (const file of files) {
       const earlier = pickedFiles.get(identityOf(file))
       if (earlier && find(earlier)) continue
@@ -264,6 +285,11 @@ function createQueue() {
     }
     if (isOffline()) syncIfUnsent()
     return refused
+  }
+
+  /** The guest reaches for the picker: the sending code is fetched while the chooser is open. */
+  function prepare() {
+    void loadUploadEngine().catch(() => undefined)
   }
 
   /** Tells the server this file's words, while this device may still (its undo window); best effort. */
@@ -396,7 +422,7 @@ function createQueue() {
 
   return {
     items, online, storageOk, resumedCount, restored, busy, allDone, doneCount, alreadyCount, awaitingApproval, summary, stalled,
-    start, addFiles, setWords, cancel, retry, clearFinished, removeSent,
+    start, prepare, addFiles, setWords, cancel, retry, clearFinished, removeSent,
   }
 }
 

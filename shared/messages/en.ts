@@ -103,6 +103,7 @@ export const en = {
     gone: 'This file is no longer on this device. Please choose it again.',
     locationTrack: 'This video records its GPS position frame by frame (an action or 360° camera) and cannot be shared like that. Export it without the GPS data and send it again.',
     guestLimit: (limit: number) => `Each guest can send up to ${limit} photos, and this phone has reached that.`,
+    notReady: 'No connection: sending could not be prepared yet. Connect and pick the files again.',
   },
   gallery: {
     title: 'Gallery',

@@ -103,6 +103,7 @@ export const es = {
     gone: 'Este archivo ya no está en este dispositivo. Vuelve a elegirlo.',
     locationTrack: 'Este video graba la posición GPS cuadro por cuadro (cámara de acción o 360°) y no se puede publicar así. Expórtalo sin los datos de GPS y envíalo de nuevo.',
     guestLimit: (limit: number) => `Cada invitado puede enviar hasta ${limit} fotos, y este celular ya llegó a ese número.`,
+    notReady: 'Sin conexión, el envío aún no se pudo preparar. Conéctate y elige los archivos de nuevo.',
   },
   gallery: {
     title: 'Galería',

@@ -104,6 +104,7 @@ export const ptBR = {
     failed: 'O envio falhou. Toque em "Tentar de novo".',
     gone: 'Este arquivo não está mais neste aparelho. Escolha-o de novo.',
     guestLimit: (limit: number) => `Cada convidado pode enviar até ${limit} fotos, e este celular já chegou lá.`,
+    notReady: 'Sem conexão, o envio ainda não pôde ser preparado. Conecte-se e escolha os arquivos de novo.',
   },
   guestbook: {
     title: 'Deixe um recado',

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 /**
  * Emails are compared trimmed and lower-cased everywhere: the allowed list, a login, the email a

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 /** Ids are opaque URL-safe strings; anything else in an `:id` position is a 404. */
 export const idSchema = z.string().regex(/^[\w-]{1,64}$/)

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { GALLERY_MODES, LANGUAGES, MODERATION_MODES, type GalleryMode, type Language, type ModerationMode } from '#shared/enums'
 import { COUPLE_NAMES_MAX_LENGTH, GALLERY_PIN_PATTERN, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_UPLOADS_PER_GUEST_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'

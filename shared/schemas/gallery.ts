@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { singleQuery } from '#shared/schemas/common'
 import type { MediaKind } from '#shared/enums'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { STATUS_FILTERS, UPLOAD_STATUSES, type UploadStatus } from '#shared/enums'
 import { AUTHOR_MAX_LENGTH, GUESTBOOK_TEXT_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
 import { guestText, idSchema, singleQuery } from '#shared/schemas/common'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import type { MediaKind, UploadStatus } from '#shared/enums'
 import { singleQuery } from '#shared/schemas/common'
 

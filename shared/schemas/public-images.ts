@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { PUBLIC_IMAGE_FORMATS, PUBLIC_IMAGE_VARIANTS, type PublicImageVariant } from '../media/public-image'
 import type { UploadTarget } from './upload'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod'
 import type { MediaKind, UploadStatus } from '#shared/enums'
 import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'

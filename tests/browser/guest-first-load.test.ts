@@ -1,0 +1,121 @@
+import { rmSync } from 'node:fs'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, login } from '../support/http'
+import { photo, tempDir } from '../support/media'
+import { startServer, type TestServer } from '../support/server'
+import { launchBrowser, phoneContext, until } from './support/browser'
+
+/**
+ * A guest's first load (issue 27, item 9): /enviar carries what its first paint needs and no
+ * more, the code that sends a picked file comes when a file is picked, and the service worker a
+ * guest's phone installs keeps the guest pages' code, never the admin's. The admin's code is
+ * found by use: the scripts /admin/login and a signed-in /admin load that no guest page loads.
+ * Sizes and timings are measured in bench/pages.ts, not asserted here.
+ */
+describe('a guest\'s first load', () => {
+  let server: TestServer
+  let browser: Browser
+  let cookie: string
+  const dir = tempDir()
+
+  /** The `/_nuxt/*.js` a first visit of `path` loads (no service worker, so every script is a request). */
+  async function scriptsOf(path: string, signedIn = false): Promise<Set<string>> {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: server.url, serviceWorkers: 'block' })
+    try {
+      if (signedIn) {
+        const [name, value] = cookie.split('=') as [string, string]
+        await context.addCookies([{ name, value, url: server.url }])
+      }
+      const scripts = new Set<string>()
+      context.on('request', (request) => {
+        const { pathname } = new URL(request.url())
+        if (pathname.startsWith('/_nuxt/') && pathname.endsWith('.js')) scripts.add(pathname)
+      })
+      const page = await context.newPage()
+      await page.goto(path, { waitUntil: 'networkidle' })
+      return scripts
+    }
+    finally {
+      await context.close()
+    }
+  }
+
+  beforeAll(async () => {
+    server = await startServer()
+    cookie = await login(server.url)
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie })).status).toBe(200)
+    browser = await launchBrowser()
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('hints no admin script and no other language on /enviar, and fetches the sending code when a file is picked', async () => {
+    const html = await (await fetch(`${server.url}/enviar`, { headers: { 'accept-language': 'pt-BR' } })).text()
+    const hinted = [...html.matchAll(/<link rel="(?:modulepreload|prefetch)"[^>]*href="([^"]+\.js)"/g)].map(match => match[1]!)
+    const admin = new Set([...await scriptsOf('/admin/login'), ...await scriptsOf('/admin', true)])
+    const guestPages = ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']
+    for (const path of guestPages) for (const script of await scriptsOf(path)) admin.delete(script)
+    expect(admin.size).toBeGreaterThan(0)
+    expect(hinted.filter(script => admin.has(script))).toEqual([])
+    // One language's texts: the English page's texts chunk is not among the Portuguese page's hints.
+    const english = await (await fetch(`${server.url}/enviar`, { headers: { 'accept-language': 'en' } })).text()
+    const englishHints = new Set([...english.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map(match => match[1]!))
+    const portugueseOnly = [...new Set(hinted)].filter(script => !englishHints.has(script))
+    expect(portugueseOnly.length).toBeGreaterThan(0)
+    expect(html).not.toContain('/_i18n/')
+
+    const context = await phoneContext(browser, server.url)
+    try {
+      const page = await context.newPage()
+      const loaded = new Set<string>()
+      page.on('request', (request) => {
+        const { pathname } = new URL(request.url())
+        if (pathname.startsWith('/_nuxt/') && pathname.endsWith('.js')) loaded.add(pathname)
+      })
+      await page.goto('/enviar', { waitUntil: 'networkidle' })
+      await page.locator('main[data-ready]').waitFor()
+      const beforePick = new Set(loaded)
+      await page.setInputFiles('input[type=file]', [await photo(dir, 'PRIMEIRA.jpg', 'primeira', 40)])
+      await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
+      // The checks, the thumbnail and the transfer were not part of the first load: they came with the file.
+      expect([...loaded].filter(script => !beforePick.has(script)).length).toBeGreaterThan(0)
+    }
+    finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  it('keeps the guest pages\' code in the phone\'s service worker, and none of the admin\'s', async () => {
+    const admin = new Set([...await scriptsOf('/admin/login'), ...await scriptsOf('/admin', true)])
+    const guest = new Set<string>()
+    for (const path of ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']) for (const script of await scriptsOf(path)) guest.add(script)
+    for (const script of guest) admin.delete(script)
+
+    const context = await phoneContext(browser, server.url)
+    try {
+      const page = await context.newPage()
+      await page.goto('/enviar')
+      await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 30_000, polling: 200 })
+      const precached = await until(async () => {
+        const paths = await page.evaluate(async () => {
+          const names = (await caches.keys()).filter(name => name.includes('precache'))
+          const keys = (await Promise.all(names.map(async name => (await caches.open(name)).keys()))).flat()
+          return keys.map(request => new URL(request.url).pathname)
+        })
+        return paths.length > 0 && paths.some(path => path.endsWith('.js')) ? paths : null
+      }, 30_000, 'the precache filled')
+      const scripts = new Set(precached.filter(path => path.endsWith('.js')))
+      expect([...admin].filter(script => scripts.has(script))).toEqual([])
+      // Every script a guest page loads is kept: the pages open offline.
+      expect([...guest].filter(script => !scripts.has(script))).toEqual([])
+    }
+    finally {
+      await context.close()
+    }
+  }, 120_000)
+})
