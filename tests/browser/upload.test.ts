@@ -284,18 +284,26 @@ describe('guest upload page /enviar (phone, real server)', () => {
     await until(async () => /^Enviando [1-7] de 7 · \d+%$/.test((await headline.textContent())!.trim()), 10_000, 'sending words')
     const totalMB = (Math.floor((totalBytes / MiB) * 10) / 10).toFixed(1).replace('.', ',')
     expect(await summary.locator('.upload-summary__bytes').textContent()).toMatch(new RegExp(`^\\d+,\\d de ${totalMB} MB$`))
-    // Visible at the top of the page and at the bottom, while the batch goes.
-    const inView = () => summary.evaluate((el) => {
+    // Visible at the top of the page and at the bottom, while the batch goes; the name and the
+    // message ride in the same bar (one pair of fields on the page), editable wherever it is scrolled.
+    const words = page.locator('[data-testid=upload-words]')
+    expect(await words.count()).toBe(1)
+    expect(await page.locator('[name=author]').count()).toBe(1)
+    const inView = (what: typeof summary) => what.evaluate((el) => {
       const box = el.getBoundingClientRect()
       return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0
     })
     await page.evaluate(() => window.scrollTo(0, 0))
-    expect(await inView()).toBe(true)
+    expect(await inView(summary)).toBe(true)
+    expect(await inView(words)).toBe(true)
     expect(await summary.getAttribute('data-state')).toBe('sending')
     await screenshot(page, 'enviar-phone-summary-top')
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
-    expect(await inView()).toBe(true)
+    expect(await inView(summary)).toBe(true)
+    expect(await inView(words)).toBe(true)
     await screenshot(page, 'enviar-phone-summary-bottom')
+    // Typed in the bar mid-batch, at the bottom of the page: the words reach the batch.
+    await page.fill('[name=message]', 'Do rodapé')
 
     await page.locator('[data-testid=upload-success]').waitFor({ timeout: 90_000 })
     expect(await summary.evaluate(el => [el.dataset.state, el.dataset.done, el.dataset.total, el.dataset.percent])).toEqual(['done', '7', '7', '100'])
@@ -309,6 +317,8 @@ describe('guest upload page /enviar (phone, real server)', () => {
     expect([...percentSeen].sort((a, b) => a - b)).toEqual(percentSeen)
     const stored = (await uploadRows(server.dbPath)).filter(row => row.file_name.startsWith('FESTA_'))
     expect(stored.reduce((sum, row) => sum + row.size, 0)).toBe(totalBytes)
+    const messages = async () => (await uploadRows(server.dbPath)).filter(row => row.file_name.startsWith('FESTA_')).map(row => row.message)
+    await expect.poll(messages, { timeout: 10_000 }).toEqual(Array(7).fill('Do rodapé'))
   })
 
   it('reloading /enviar in the middle of an upload resumes it by itself, asking fresh URLs only for the missing parts', async () => {
