@@ -75,22 +75,16 @@ export default defineNuxtConfig({
   typescript: { strict: true, typeCheck: false },
   telemetry: false,
   hooks: {
-    // Nuxt hints every chunk a page may one day import as `<link rel=prefetch>`, and a guest's
-    // phone would download them all on its first visit. Not hinted: each language's texts and
-    // what they import (a page preloads its own language's alone, plugins/language.ts), the code
-    // that sends a picked file (fetched when the guest reaches for the picker,
-    // upload-client/engine.ts), and everything only the admin reaches (never preloaded either,
-    // and kept out of the worker's precache, below).
+    // Nuxt hints every chunk a page may one day import as `<link rel=prefetch>`. Our service
+    // worker fetches and keeps every guest chunk right after a first load, so the hints would
+    // only add to the first load on a phone's weak network: none is kept. Each language's texts
+    // are preloaded by the page that speaks it (plugins/language.ts); everything only the admin
+    // reaches is never preloaded on a guest page, and kept out of the worker's precache (below).
     'build:manifest'(manifest) {
       adminOnly = adminOnlyFiles(manifest)
-      const texts = Object.keys(manifest).filter(source => /shared\/messages\/[^/]+\.ts$/.test(source))
-      const notHinted = new Set([...texts, ...texts.flatMap(source => manifest[source]!.imports ?? []), 'upload-client/engine.ts'])
-      for (const [source, chunk] of Object.entries(manifest)) {
-        if (notHinted.has(source)) chunk.prefetch = false
-        if (adminOnly.has(chunk.file)) {
-          chunk.prefetch = false
-          chunk.preload = false
-        }
+      for (const chunk of Object.values(manifest)) {
+        chunk.prefetch = false
+        if (adminOnly.has(chunk.file)) chunk.preload = false
       }
     },
     // Our handler maps a locked database to 503 and otherwise leaves the error to Nuxt's own.
