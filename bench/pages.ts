@@ -2,8 +2,9 @@
 // /, /enviar and /galeria, and how soon /enviar answers a tap under Chrome DevTools' "Slow 4G"
 // with the CPU slowed four times. Debian's Chromium through playwright-core, against the built
 // server with a realistic event (a cover, 30 uploads). Run: npm run bench -- pages (or npx tsx bench/pages.ts).
-// Also (issue 18) what / and /galeria cost a 3× phone, by kind of bytes; `--before <dir>` measures
-// another build's `.output` (e.g. main's) the same way, for a before/after table:
+// Also (issue 18) what / and /galeria cost a 3× phone, by kind of bytes, and (issue 27) what the
+// service worker downloads after /enviar's first load. `--before <dir>` measures another build's
+// `.output` (e.g. main's) the same way, for before/after tables:
 // npx tsx bench/pages.ts --before /work/main/.output
 import { readFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -22,8 +23,11 @@ const PAGES = ['/', '/enviar', '/galeria'] as const
 const MEDIA_PAGES = ['/', '/galeria'] as const
 const PUBLIC_DIR = join(ROOT, '.output/public')
 const TTI_RUNS = 5
-const BUDGET_JS_GZIP = 150 * 1024
-const BUDGET_TTI_MS = 3000
+/** Issue 27's goal for /enviar (issue 6 had asked for 150 KB and 3 s). */
+const BUDGET_JS_GZIP = 100 * 1024
+const BUDGET_TTI_MS = 2000
+/** How long the service worker is given to finish its precache after the page's first load. */
+const WORKER_SETTLE_MS = 8000
 
 // Chrome DevTools' "Slow 4G" preset, as DevTools itself computes it.
 const SLOW_4G = {
@@ -66,8 +70,8 @@ interface PageWeight {
 }
 
 /** `--before <dir>`: another build's `.output` to measure on the 3× phone as well. */
-function beforeOutput(): string | null {
-  const at = process.argv.indexOf('--before')
+function beforeOutput(flag = '--before'): string | null {
+  const at = process.argv.indexOf(flag)
   return at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : null
 }
 
@@ -94,7 +98,7 @@ function recordNetwork(cdp: CDPSession): Map<string, Loaded> {
  * (Chromium then serves the import from that copy, with nothing on the wire) or NuxtLink
  * prefetching the page behind a link on screen. All of it is downloaded on the first visit.
  */
-function scriptWeights(entries: Loaded[]): ScriptWeight[] {
+function scriptWeights(entries: Loaded[], publicDir = PUBLIC_DIR): ScriptWeight[] {
   const byPath = new Map<string, ScriptWeight>()
   for (const entry of entries) {
     const path = new URL(entry.url).pathname
@@ -105,7 +109,7 @@ function scriptWeights(entries: Loaded[]): ScriptWeight[] {
       if (entry.wire > 0) known.encoding = entry.encoding
       continue
     }
-    const file = readFileSync(join(PUBLIC_DIR, path))
+    const file = readFileSync(join(publicDir, path))
     byPath.set(path, { path, wire: entry.wire, encoding: entry.encoding, raw: file.length, gzip: gzipSync(file, { level: 6 }).length })
   }
   return [...byPath.values()]
@@ -128,10 +132,91 @@ async function firstVisit(browser: Browser, base: string, path: string, device: 
   }
 }
 
-async function firstLoad(browser: Browser, base: string, path: string): Promise<PageWeight> {
+async function firstLoad(browser: Browser, base: string, path: string, publicDir = PUBLIC_DIR): Promise<PageWeight> {
   const entries = await firstVisit(browser, base, path, PHONE)
   const fromNetwork = entries.filter(entry => entry.wire > 0)
-  return { path, requests: fromNetwork.length, wire: fromNetwork.reduce((sum, entry) => sum + entry.wire, 0), js: scriptWeights(entries) }
+  return { path, requests: fromNetwork.length, wire: fromNetwork.reduce((sum, entry) => sum + entry.wire, 0), js: scriptWeights(entries, publicDir) }
+}
+
+interface WorkerWeight {
+  requests: number
+  /** Bytes on the wire (headers and body, in the encoding Chromium asked for: br). */
+  wire: number
+  /** The precache list the worker was built with, and its files' size as built. */
+  precached: number
+  precachedRaw: number
+  /** Precached scripts that only the admin's pages load (adminScripts below): kept on a guest's phone for nothing. */
+  adminScripts: number
+}
+
+/** The scripts a page loads on a first visit, by path (`/_nuxt/…`). */
+async function scriptsOf(browser: Browser, base: string, path: string, cookie?: string): Promise<Set<string>> {
+  const context = await browser.newContext({ ...PHONE, baseURL: base, serviceWorkers: 'block' })
+  try {
+    if (cookie) {
+      const [name, value] = cookie.split('=') as [string, string]
+      await context.addCookies([{ name, value, url: base }])
+    }
+    const scripts = new Set<string>()
+    context.on('request', (request) => {
+      const url = new URL(request.url())
+      if (url.pathname.endsWith('.js') && url.pathname.startsWith('/_nuxt/')) scripts.add(url.pathname)
+    })
+    const page = await context.newPage()
+    await page.goto(path, { waitUntil: 'networkidle' })
+    return scripts
+  }
+  finally {
+    await context.close()
+  }
+}
+
+/**
+ * The admin's own code, found by use rather than by name (so any build can be measured): the
+ * scripts the admin's login and dashboard load that no guest page's first visit loads.
+ */
+async function adminScripts(browser: Browser, base: string): Promise<Set<string>> {
+  const cookie = await login(base)
+  const admin = new Set([...await scriptsOf(browser, base, '/admin/login'), ...await scriptsOf(browser, base, '/admin', cookie)])
+  for (const path of ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']) {
+    for (const script of await scriptsOf(browser, base, path)) admin.delete(script)
+  }
+  return admin
+}
+
+/**
+ * What the service worker downloads on a guest's phone after /enviar's first load: a first visit
+ * from an empty profile, then WORKER_SETTLE_MS for the worker to install and fill its precache.
+ * Requests the worker makes are Playwright's context events with `serviceWorker()` set.
+ */
+async function workerLoad(browser: Browser, base: string, publicDir = PUBLIC_DIR): Promise<WorkerWeight> {
+  const admin = await adminScripts(browser, base)
+  const context = await browser.newContext({ ...PHONE, baseURL: base })
+  const sizes: Promise<number>[] = []
+  context.on('requestfinished', (request) => {
+    if (request.serviceWorker()) sizes.push(request.sizes().then(size => size.responseHeadersSize + size.responseBodySize, () => 0))
+  })
+  try {
+    const page = await context.newPage()
+    await page.goto('/enviar', { waitUntil: 'networkidle' })
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await page.waitForTimeout(WORKER_SETTLE_MS)
+    const wire = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0)
+    const worker = readFileSync(join(publicDir, 'sw.js'), 'utf8')
+    // Workbox's list as injected: {"revision":…,"url":"_nuxt/…"}; the offline shell (/app-shell) is a page, not a file.
+    const urls = [...worker.matchAll(/"url":"([^"]+)"/g)].map(match => match[1]!).filter(url => !url.startsWith('/'))
+    const files = urls.map(url => readFileSync(join(publicDir, url)))
+    return {
+      requests: sizes.length,
+      wire,
+      precached: urls.length,
+      precachedRaw: files.reduce((sum, file) => sum + file.length, 0),
+      adminScripts: urls.filter(url => admin.has(`/${url}`)).length,
+    }
+  }
+  finally {
+    await context.close()
+  }
 }
 
 interface MediaWeight {
@@ -249,6 +334,7 @@ async function main() {
     const loadAfter = loadavg()[0]!
 
     const enviar = weights.find(weight => weight.path === '/enviar')!
+    const worker = await workerLoad(browser, server.url)
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
     const jsWire = (weight: PageWeight) => sum(weight.js.map(file => file.wire))
     const jsRaw = (weight: PageWeight) => sum(weight.js.map(file => file.raw))
@@ -323,11 +409,82 @@ ${table(['script', 'on the wire', 'content-encoding', 'uncompressed', 'gzip comp
     for (const weight of weights) console.log(`${weight.path}: ${weight.requests} requests, ${kb(weight.wire)} transferred, JS ${kb(jsWire(weight))} on the wire (${encodings(weight)}), ${kb(jsRaw(weight))} uncompressed, ${kb(jsGzip(weight))} gzip computed`)
     for (const { build, weight } of media) console.log(`3x phone ${weight.path} (${build}): ${weight.requests} requests, ${kb(weight.wire)} transferred, images ${kb(weight.images)} (${weight.imageRequests}), video files ${kb(weight.video)} (${weight.videoRequests}), scripts ${kb(weight.scripts)}`)
     console.log(`/enviar interactive under Slow 4G + CPU x${CPU_SLOWDOWN}: ${runs.map(run => ms(run.interactive)).join(', ')} (median ${ms(tti)}, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}); scripts served with content-encoding: ${compressesJs}`)
+    console.log(`service worker after /enviar's first load: ${worker.requests} requests, ${kb(worker.wire)} on the wire; precache ${worker.precached} files, ${kb(worker.precachedRaw)}, ${worker.adminScripts} of them the admin's`)
+    const firstLoadBefore = beforeOutput('--first-load-before')
+    if (firstLoadBefore) await compareFirstLoad(browser, server.url, firstLoadBefore)
   }
   finally {
     await browser.close()
     await server.stop()
     rmSync(server.dir, { recursive: true, force: true })
+  }
+}
+
+interface FirstLoad {
+  js: number
+  scripts: number
+  interactive: number[]
+  worker: WorkerWeight
+}
+
+/**
+ * Issue 27's table: /enviar's first load and what the worker adds, this build against another
+ * `.output` seeded the same way, their interactive runs taken in turn so both see the same load.
+ */
+async function compareFirstLoad(browser: Browser, base: string, before: string) {
+  const old = await seededServer(join(before, 'server/index.mjs'))
+  try {
+    const builds = [
+      { name: `before (\`${before}\`)`, url: old.url, publicDir: join(before, 'public') },
+      { name: 'this build', url: base, publicDir: PUBLIC_DIR },
+    ]
+    const results: FirstLoad[] = []
+    for (const build of builds) {
+      const weight = await firstLoad(browser, build.url, '/enviar', build.publicDir)
+      results.push({ js: weight.js.reduce((sum, file) => sum + file.wire, 0), scripts: weight.js.length, interactive: [], worker: await workerLoad(browser, build.url, build.publicDir) })
+    }
+    const loadBefore = loadavg()[0]!
+    for (let i = 0; i < TTI_RUNS; i++) {
+      for (const [index, build] of builds.entries()) results[index]!.interactive.push((await timeToInteractive(browser, build.url)).interactive)
+    }
+    const loadAfter = loadavg()[0]!
+    writeSection('Guest first load (issue 27, item 9)', `
+/enviar on a phone from an empty profile, the build before this item's work and after it, in one
+run (\`npx tsx bench/pages.ts --first-load-before <other .output>\`). JS: every script of the first
+visit until the network is idle, bytes on the wire with \`accept-encoding: gzip\` (modulepreloads,
+prefetch hints, the language's texts loaded at hydration). Interactive: Chrome DevTools' "Slow 4G"
+with the CPU slowed ×${CPU_SLOWDOWN}, from navigation start until the file input is enabled and the page has
+hydrated; ${TTI_RUNS} cold loads of each build taken in turn (1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, 2 cores).
+Worker: the requests the service worker makes after that first load (installing, filling its
+precache, asking for the event), bytes on the wire in the encoding Chromium asks for (br), given
+${WORKER_SETTLE_MS / 1000} s; its precache list as built, and how many precached scripts are the admin's: loaded by
+\`/admin/login\` or \`/admin\` (signed in) and by none of \`/\`, /enviar, /galeria, the slideshow or /recado.
+
+${table(['build', '/enviar JS (gzip, wire)', 'scripts', 'interactive, median (worst)', 'worker requests', 'worker bytes (wire)', 'precache: files (as built)', 'admin scripts precached'], builds.map((build, index) => {
+  const result = results[index]!
+  return [build.name, kb(result.js), result.scripts, `${ms(median(result.interactive))} (${ms(Math.max(...result.interactive))})`, result.worker.requests, kb(result.worker.wire), `${result.worker.precached} (${kb(result.worker.precachedRaw)})`, result.worker.adminScripts]
+}))}
+
+Goal: /enviar under ${kb(BUDGET_JS_GZIP)} of JS gzip and interactive under ${BUDGET_TTI_MS} ms.
+
+"On the wire" counts each script's HTTP headers too (about 0.4 KB a script); the same scripts
+through zlib are the "JS gzip computed" column of "Guest pages weight" above, from the same run.
+What is left, as built at 0dd1648 and measured by file (gzip level 6): the entry chunk is 77.5 KB
+of it, nearly all Vue, vue-router, Nuxt and unhead (our own code in it is under 4 KB); the page and
+its first-paint components 4.2 KB, the upload queue (IndexedDB store, requests, summary) 6.1 KB,
+Nuxt's useFetch 5.4 KB, VueUse 4.5 KB, the language's texts and formats 4.7 KB. Where the time goes
+on the bench's HTTP/1.1 server (a page-side timeline, one load): the HTML arrives at about 0.95 s,
+the scripts by 2.8 s (Chromium opens six connections to a host, and each request waits the
+562 ms of latency), hydration ends at about 3.5 s under the ×4 CPU on this shared machine.
+`)
+    for (const [index, build] of builds.entries()) {
+      const result = results[index]!
+      console.log(`${build.name}: /enviar JS ${kb(result.js)} in ${result.scripts} scripts, interactive ${result.interactive.map(ms).join(', ')}, worker ${result.worker.requests} requests ${kb(result.worker.wire)}, precache ${result.worker.precached} files, ${result.worker.adminScripts} of them the admin's`)
+    }
+  }
+  finally {
+    await old.stop()
+    rmSync(old.dir, { recursive: true, force: true })
   }
 }
 
