@@ -14,6 +14,7 @@ import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { api, login } from '../tests/support/http'
 import { ROOT, startServer } from '../tests/support/server'
 import { seedGallery } from '../tests/support/guests'
+import { scriptsByAudience } from '../tests/support/scripts-by-audience'
 import { table, writeSection } from './lib'
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR' }
@@ -149,48 +150,13 @@ interface WorkerWeight {
   adminScripts: number
 }
 
-/** The scripts a page loads on a first visit, by path (`/_nuxt/…`). */
-async function scriptsOf(browser: Browser, base: string, path: string, cookie?: string): Promise<Set<string>> {
-  const context = await browser.newContext({ ...PHONE, baseURL: base, serviceWorkers: 'block' })
-  try {
-    if (cookie) {
-      const [name, value] = cookie.split('=') as [string, string]
-      await context.addCookies([{ name, value, url: base }])
-    }
-    const scripts = new Set<string>()
-    context.on('request', (request) => {
-      const url = new URL(request.url())
-      if (url.pathname.endsWith('.js') && url.pathname.startsWith('/_nuxt/')) scripts.add(url.pathname)
-    })
-    const page = await context.newPage()
-    await page.goto(path, { waitUntil: 'networkidle' })
-    return scripts
-  }
-  finally {
-    await context.close()
-  }
-}
-
-/**
- * The admin's own code, found by use rather than by name (so any build can be measured): the
- * scripts the admin's login and dashboard load that no guest page's first visit loads.
- */
-async function adminScripts(browser: Browser, base: string): Promise<Set<string>> {
-  const cookie = await login(base)
-  const admin = new Set([...await scriptsOf(browser, base, '/admin/login'), ...await scriptsOf(browser, base, '/admin', cookie)])
-  for (const path of ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']) {
-    for (const script of await scriptsOf(browser, base, path)) admin.delete(script)
-  }
-  return admin
-}
-
 /**
  * What the service worker downloads on a guest's phone after /enviar's first load: a first visit
  * from an empty profile, then WORKER_SETTLE_MS for the worker to install and fill its precache.
  * Requests the worker makes are Playwright's context events with `serviceWorker()` set.
  */
 async function workerLoad(browser: Browser, base: string, publicDir = PUBLIC_DIR): Promise<WorkerWeight> {
-  const admin = await adminScripts(browser, base)
+  const { admin } = await scriptsByAudience(browser, base, await login(base))
   const context = await browser.newContext({ ...PHONE, baseURL: base })
   const sizes: Promise<number>[] = []
   context.on('requestfinished', (request) => {

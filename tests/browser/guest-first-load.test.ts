@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../support/http'
 import { photo, tempDir } from '../support/media'
 import { startServer, type TestServer } from '../support/server'
+import { scriptsByAudience } from '../support/scripts-by-audience'
 import { launchBrowser, phoneContext, until } from './support/browser'
 
 /**
@@ -16,37 +17,17 @@ import { launchBrowser, phoneContext, until } from './support/browser'
 describe('a guest\'s first load', () => {
   let server: TestServer
   let browser: Browser
-  let cookie: string
+  /** Found once: the admin's scripts and the guest pages' (support/browser.ts, scriptsByAudience). */
+  let scripts: { admin: Set<string>, guest: Set<string> }
   const dir = tempDir()
-
-  /** The `/_nuxt/*.js` a first visit of `path` loads (no service worker, so every script is a request). */
-  async function scriptsOf(path: string, signedIn = false): Promise<Set<string>> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: server.url, serviceWorkers: 'block' })
-    try {
-      if (signedIn) {
-        const [name, value] = cookie.split('=') as [string, string]
-        await context.addCookies([{ name, value, url: server.url }])
-      }
-      const scripts = new Set<string>()
-      context.on('request', (request) => {
-        const { pathname } = new URL(request.url())
-        if (pathname.startsWith('/_nuxt/') && pathname.endsWith('.js')) scripts.add(pathname)
-      })
-      const page = await context.newPage()
-      await page.goto(path, { waitUntil: 'networkidle' })
-      return scripts
-    }
-    finally {
-      await context.close()
-    }
-  }
 
   beforeAll(async () => {
     server = await startServer()
-    cookie = await login(server.url)
+    const cookie = await login(server.url)
     expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie })).status).toBe(200)
     browser = await launchBrowser()
-  }, 60_000)
+    scripts = await scriptsByAudience(browser, server.url, cookie)
+  }, 120_000)
 
   afterAll(async () => {
     await browser?.close()
@@ -57,9 +38,7 @@ describe('a guest\'s first load', () => {
   it('hints no admin script and no other language on /enviar, and fetches the sending code when a file is picked', async () => {
     const html = await (await fetch(`${server.url}/enviar`, { headers: { 'accept-language': 'pt-BR' } })).text()
     const hinted = [...html.matchAll(/<link rel="(?:modulepreload|prefetch)"[^>]*href="([^"]+\.js)"/g)].map(match => match[1]!)
-    const admin = new Set([...await scriptsOf('/admin/login'), ...await scriptsOf('/admin', true)])
-    const guestPages = ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']
-    for (const path of guestPages) for (const script of await scriptsOf(path)) admin.delete(script)
+    const { admin } = scripts
     expect(admin.size).toBeGreaterThan(0)
     expect(hinted.filter(script => admin.has(script))).toEqual([])
     // One language's texts: the English page's texts chunk is not among the Portuguese page's hints.
@@ -91,10 +70,7 @@ describe('a guest\'s first load', () => {
   }, 120_000)
 
   it('keeps the guest pages\' code in the phone\'s service worker, and none of the admin\'s', async () => {
-    const admin = new Set([...await scriptsOf('/admin/login'), ...await scriptsOf('/admin', true)])
-    const guest = new Set<string>()
-    for (const path of ['/', '/enviar', '/galeria', '/galeria?slideshow=1', '/recado']) for (const script of await scriptsOf(path)) guest.add(script)
-    for (const script of guest) admin.delete(script)
+    const { admin, guest } = scripts
 
     const context = await phoneContext(browser, server.url)
     try {
@@ -109,10 +85,10 @@ describe('a guest\'s first load', () => {
         })
         return paths.length > 0 && paths.some(path => path.endsWith('.js')) ? paths : null
       }, 30_000, 'the precache filled')
-      const scripts = new Set(precached.filter(path => path.endsWith('.js')))
-      expect([...admin].filter(script => scripts.has(script))).toEqual([])
+      const kept = new Set(precached.filter(path => path.endsWith('.js')))
+      expect([...admin].filter(script => kept.has(script))).toEqual([])
       // Every script a guest page loads is kept: the pages open offline.
-      expect([...guest].filter(script => !scripts.has(script))).toEqual([])
+      expect([...guest].filter(script => !kept.has(script))).toEqual([])
     }
     finally {
       await context.close()
