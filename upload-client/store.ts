@@ -2,6 +2,7 @@ import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
 import type { UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
 import type { PublicImages } from './public-images'
+import { UPLOAD_FILES_DB, UPLOAD_RECORDS_DB } from './store-names'
 import type { UndoGrant } from './undo'
 
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
@@ -48,8 +49,8 @@ let files: UseStore | undefined
 
 function stores(): { records: UseStore, files: UseStore } | null {
   if (typeof indexedDB === 'undefined') return null
-  records ??= createStore('event-media-upload-queue', 'records')
-  files ??= createStore('event-media-upload-files', 'files')
+  records ??= createStore(UPLOAD_RECORDS_DB, 'records')
+  files ??= createStore(UPLOAD_FILES_DB, 'files')
   return { records, files }
 }
 

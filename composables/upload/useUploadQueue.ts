@@ -1,246 +1,87 @@
-import { computed, effectScope, markRaw, reactive, ref, watch } from 'vue'
-import { ErrorCode } from '#shared/errors'
+import { computed, effectScope, ref, watch } from 'vue'
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
-import { ApiError } from '~/utils/api-error'
 import { useMessages } from '../useMessages'
-import { isAbort } from '~/upload-client/abort'
-import { isOffline, wakeSleepers } from '~/upload-client/backoff'
-import { prepareUploadSync, requestUploadSync } from '~/upload-client/background-sync'
-import { pickedTwiceCheck } from '~/upload-client/duplicates'
-import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item'
-import { withItemLock } from '~/upload-client/item-lock'
-import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
-import * as store from '~/upload-client/store'
+import { isOffline } from '~/upload-client/backoff'
+import type { QueueItem } from '~/upload-client/item'
+import { UPLOAD_RECORDS_DB } from '~/upload-client/store-names'
 import { summarize } from '~/upload-client/summary'
-import { deleteSentUpload, patchSentUpload, postJson } from '~/upload-client/transport'
-import { undoLeftMs } from '~/upload-client/undo'
+import type { QueueRunner, QueueState } from './queue-runner'
+import { cleanText, type RefusedFile } from './words'
 
-export interface RefusedFile { name: string, reason: string }
+export type { RefusedFile } from './words'
 
-/** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
-const FILE_CONCURRENCY = 2
 /** Sending, online, and no byte moved for this long: the guest is told the server does not answer. */
 const STALL_MS = 10_000
 /** How often the queue looks for that. */
 const STALL_CHECK_MS = 1000
-/** Finished rows from an earlier visit are forgotten after this long. */
-const FINISHED_KEPT_MS = 12 * 3600_000
-
-/** Guest text as the server accepts it: control characters (tabs from a paste…) become spaces. */
-function cleanText(value: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- the server refuses these; we replace them first
-  return value.replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ' ').trim().slice(0, max)
-}
-
-type Engine = typeof import('~/upload-client/engine')
-let engine: Promise<Engine> | undefined
 
 /**
- * The sending half of the client (upload-client/engine.ts), fetched the first time a file needs
- * it: when one is picked, a kept one resumes, or the guest reaches for the picker. A failed fetch
- * (offline, before the service worker kept it) is asked again next time.
+ * Whether an earlier visit may have left files in this browser: not when the queue's database was
+ * never created (indexedDB.databases() says so without creating it). Where that cannot be asked,
+ * assume it did: a kept upload is never left behind to save a download.
  */
-export function loadUploadEngine(): Promise<Engine> {
-  engine ??= import('~/upload-client/engine').catch((error: unknown) => {
-    engine = undefined
-    throw error
-  })
-  return engine
-}
-
-function newKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+async function keptUploadsMayExist(): Promise<boolean> {
+  if (typeof indexedDB === 'undefined') return false
+  if (typeof indexedDB.databases !== 'function') return true
+  try {
+    return (await indexedDB.databases()).some(db => db.name === UPLOAD_RECORDS_DB)
+  }
+  catch {
+    return true
+  }
 }
 
 /**
- * The queue: which files wait, which go (FILE_CONCURRENCY at a time), what the browser keeps of
- * them across reloads, and the page's network listeners. How one file travels, and how its
- * requests are retried, is transfer.ts.
+ * The queue as the page sees it: its rows, their summary, and the calls the page makes. The work
+ * itself (IndexedDB, requests, retries, the network's events) is queue-runner.ts, fetched when a
+ * file is picked, the guest reaches for the picker, or an earlier visit left files to resume: a
+ * guest's first load carries only this half.
  */
 function createQueue() {
   const t = useMessages()
-  const items = ref<QueueItem[]>([])
+  const state: QueueState = {
+    items: ref<QueueItem[]>([]),
+    storageOk: ref(true),
+    resumedCount: ref(0),
+    restored: ref(false),
+    words: { author: '', message: '' },
+  }
+  const { items, storageOk, resumedCount, restored, words } = state
   const online = ref(true)
-  /** False once the browser refused to keep a file: the guest must keep the page open. */
-  const storageOk = ref(true)
-  /** How many unfinished files a reload brought back. */
-  const resumedCount = ref(0)
-  const restored = ref(false)
-
-  const controllers = new Map<string, AbortController>()
-  const running = new Set<string>()
-  const removed = new Set<string>()
   let started = false
-  const pickedTwice = pickedTwiceCheck(() => items.value, running)
-  /** The name and message in the page's fields: files picked from now on take them. */
-  const words = { author: '', message: '' }
-  /** Files whose words changed while their init may have been on its way: told again once sent. */
-  const wordsChangedMeanwhile = new Set<string>()
-  /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
-  const pickedFiles = new Map<string, string>()
-  const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
+  let runner: Promise<QueueRunner> | undefined
 
-  async function persist(item: QueueItem) {
-    if (removed.has(item.key)) return
-    await store.saveRecord(toRecord(item))
+  /** The runner, fetched once and started with the queue; a failed fetch (offline) is asked again next time. */
+  function loadRunner(): Promise<QueueRunner> {
+    runner ??= import('./queue-runner').then(({ createQueueRunner }) => {
+      const loaded = createQueueRunner(state, t)
+      if (started) loaded.start()
+      return loaded
+    }).catch((error: unknown) => {
+      runner = undefined
+      throw error
+    })
+    return runner
   }
 
-  function find(key: string): QueueItem | undefined {
-    return items.value.find(item => item.key === key)
-  }
-
-  /** The row's thumbnail: the one kept with the queue, else made from the file (and kept). */
-  async function attachThumbnail(item: QueueItem) {
-    let thumbnail = await store.loadThumbnail(item.key)
-    if (!thumbnail && item.file) {
-      const sending = await loadUploadEngine().catch(() => null)
-      if (!sending) return
-      thumbnail = await sending.makeThumbnail(item.file, item.kind)
-      if (thumbnail && !removed.has(item.key)) await store.saveThumbnail(item.key, thumbnail)
-    }
-    if (thumbnail && !removed.has(item.key)) item.thumbUrl = URL.createObjectURL(thumbnail)
-  }
-
-  /** Files the service worker could still send for this page once it is closed. */
-  const hasUnsent = () => items.value.some(item => isUnsent(item) && item.file)
-
-  /** Background Sync (background-sync.ts): wherever the browser has it, the queue goes on without the tab. */
-  function syncIfUnsent() {
-    if (hasUnsent()) requestUploadSync()
-  }
-
-  /**
-   * One file's send, holding its lock (item-lock.ts): the service worker may have sent it, or
-   * moved it on, while the tab was closed or while this page waited for the lock.
-   */
-  async function send(item: QueueItem, signal: AbortSignal) {
-    const stored = await store.loadRecord(item.key)
-    if (stored && !catchUp(item, stored)) {
-      if (item.done) await store.removeFile(item.key)
-      return
-    }
-    const { transferUpload, pageTransfer } = await loadUploadEngine()
-    item.phase = 'sending'
-    await transferUpload(item, signal, persist, pageTransfer, pickedTwice)
-    await recordSent(item, persist)
-  }
-
-  async function run(item: QueueItem) {
-    running.add(item.key)
-    const controller = new AbortController()
-    controllers.set(item.key, controller)
-    item.error = null
-    try {
-      await withItemLock(item.key, () => send(item, controller.signal), { signal: controller.signal })
-      if (wordsChangedMeanwhile.delete(item.key)) await sendWords(item)
-    }
-    catch (error) {
-      if (!isAbort(error)) {
-        markFailed(item, error, t)
-        await persist(item)
-        // No answer came: the worker may send it later, without this page.
-        if (error instanceof ApiError && error.status === null) syncIfUnsent()
-      }
-    }
-    finally {
-      running.delete(item.key)
-      controllers.delete(item.key)
-      pump()
-    }
-  }
-
-  /** Starts queued files, oldest first, up to the concurrency. */
-  function pump() {
-    if (!started) return
-    for (const item of items.value) {
-      if (running.size >= FILE_CONCURRENCY) break
-      if (item.phase === 'queued' && !running.has(item.key)) void run(item)
-    }
-  }
-
-  function requeueFailed() {
-    for (const item of items.value) {
-      if (item.phase === 'error' && !item.errorFinal && item.file) {
-        item.phase = 'queued'
-        item.error = null
-      }
-    }
-    pump()
-  }
-
-  async function restore() {
-    const records = await store.loadRecords()
-    let resumed = 0
-    for (let record of records) {
-      if (find(record.key) || removed.has(record.key)) continue
-      if (record.done && Date.now() - record.addedAt > FINISHED_KEPT_MS) {
-        await store.remove(record.key)
-        continue
-      }
-      const file = record.done ? null : await store.loadFile(record.key)
-      // The service worker may have sent it (and let its bytes go) between the two reads.
-      if (!record.done && !file) record = await store.loadRecord(record.key) ?? record
-      const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
-      if (record.done) {
-        markSent(item)
-      }
-      else if (!file) {
-        item.phase = 'error'
-        item.error = t.refusal.gone
-        item.errorFinal = true
-      }
-      else if (record.error && record.errorFinal) {
-        item.phase = 'error'
-      }
-      else {
-        // Files go as soon as they are picked; one kept from a page that still waited for a send button goes now.
-        item.submitted = true
-        item.phase = 'queued'
-        item.error = null
-        item.sentBytes = record.uploadType === 'multipart' ? bytesOfDoneParts(item) : 0
-        resumed++
-      }
-      items.value.push(item)
-      void attachThumbnail(item)
-    }
-    resumedCount.value = resumed
-    restored.value = true
-    if (isOffline()) syncIfUnsent()
-    pump()
-  }
-
-  /** Once, in the browser: brings back what an earlier visit left and listens for the network. */
+  /** Once, in the browser: listens for the network, and resumes what an earlier visit left, if any. */
   function start() {
     if (started || typeof window === 'undefined') return
     started = true
     online.value = !isOffline()
-    prepareUploadSync()
     // The queue lives as long as the tab: these listeners are added once, never per page visit.
     window.addEventListener('online', () => {
       online.value = true
-      wakeSleepers()
-      requeueFailed()
     })
     window.addEventListener('offline', () => {
       online.value = false
-      syncIfUnsent()
     })
-    // A phone unlocked: requests the system froze meanwhile are retried now, not after the back-off.
-    // Hidden (locked, another app) or closed: the worker may have to finish without this page.
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') {
-        wakeSleepers()
-        pump()
-      }
-      else {
-        syncIfUnsent()
-      }
+    void runner?.then(loaded => loaded.start())
+    void keptUploadsMayExist().then((kept) => {
+      if (kept) void loadRunner().catch(() => undefined)
+      else if (!runner) restored.value = true
     })
-    window.addEventListener('pagehide', syncIfUnsent)
-    void restore()
   }
 
   /**
@@ -250,140 +91,39 @@ function createQueue() {
    * refused ones.
    */
   async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
-    const refused: RefusedFile[] = []
-    let checkMediaFile: Engine['checkMediaFile']
+    let loaded: QueueRunner
     try {
-      ({ checkMediaFile } = await loadUploadEngine())
+      loaded = await loadRunner()
     }
     catch {
       // Offline before the page kept its sending code: nothing can be checked or sent yet.
       return files.map(file => ({ name: file.name, reason: t.refusal.notReady }))
     }
-    for (const file of files) {
-      const earlier = pickedFiles.get(identityOf(file))
-      if (earlier && find(earlier)) continue
-      const check = await checkMediaFile(file, limits, t)
-      if (!check.ok) {
-        refused.push({ name: file.name, reason: check.reason })
-        continue
-      }
-      const item = reactive<QueueItem>({
-        key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
-        durationSec: check.durationSec, author: cleanText(attached.author, AUTHOR_MAX_LENGTH), message: cleanText(attached.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
-        uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
-        hash: null, duplicate: false, undo: null,
-        // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
-        file: markRaw(file), phase: 'queued', sentBytes: 0, thumbUrl: null,
-      }) as QueueItem
-      items.value.push(item)
-      pickedFiles.set(identityOf(file), item.key)
-      void attachThumbnail(item)
-      // The record first, then the bytes: a record whose file never arrived is reported, not lost silently.
-      if (!(await store.saveRecord(toRecord(item))) || !(await store.saveFile(item.key, file))) storageOk.value = false
-      // The first file goes while the others are still being checked.
-      pump()
-    }
-    if (isOffline()) syncIfUnsent()
-    return refused
+    return loaded.addFiles(files, limits, attached)
   }
 
   /** The guest reaches for the picker: the sending code is fetched while the chooser is open. */
   function prepare() {
-    void loadUploadEngine().catch(() => undefined)
-  }
-
-  /** Tells the server this file's words, while this device may still (its undo window); best effort. */
-  async function sendWords(item: QueueItem) {
-    if (!item.uploadId || !item.undo || item.duplicate || (item.done && undoLeftMs(item) === 0)) return
-    try {
-      await patchSentUpload(item.uploadId, item.undo.token, { author: item.author, message: item.message })
-    }
-    catch {
-      // The photo is what matters: words that could not follow it are not worth a failure row.
-    }
+    void loadRunner().then(loaded => loaded.prepare()).catch(() => undefined)
   }
 
   /**
    * The page's name and message changed: files picked from now on take them, and so do the files
-   * already on the page that this device can still change (through init if it has not gone yet,
-   * else an edit with the upload's undo token while its window lasts).
+   * already on the page that this device can still change (the runner's applyWords).
    */
   function setWords(author: string, message: string) {
     words.author = cleanText(author, AUTHOR_MAX_LENGTH)
     words.message = cleanText(message, MESSAGE_MAX_LENGTH)
-    for (const item of items.value) {
-      if (item.duplicate || item.errorFinal || (item.done && undoLeftMs(item) === 0)) continue
-      if (item.author === words.author && item.message === words.message) continue
-      item.author = words.author
-      item.message = words.message
-      void persist(item)
-      if (item.uploadId) void sendWords(item)
-      else if (running.has(item.key)) wordsChangedMeanwhile.add(item.key)
-    }
+    if (items.value.length) void loadRunner().then(loaded => loaded.applyWords()).catch(() => undefined)
   }
 
-  /** Stops a file, forgets it here and tells the server to drop what it received. */
-  async function cancel(key: string) {
-    const item = find(key)
-    if (!item || item.done) return
-    removed.add(key)
-    controllers.get(key)?.abort()
-    items.value = items.value.filter(other => other.key !== key)
-    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
-    await store.remove(key)
-    if (item.uploadId) {
-      // Best effort: an upload never confirmed is swept with its bytes after a day anyway.
-      await postJson(`/api/uploads/${item.uploadId}/abort`).catch(() => undefined)
-    }
-    pump()
-  }
-
-  /**
-   * "Remover": takes back an upload this device sent, while its window lasts. The row goes once
-   * the server removed it (or had already); a refusal (window over) leaves the row, without the button.
-   * Answers whether it was removed.
-   */
-  async function removeSent(key: string): Promise<boolean> {
-    const item = find(key)
-    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return false
-    try {
-      await deleteSentUpload(item.uploadId, item.undo.token)
-    }
-    catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) {
-        if (error instanceof ApiError && error.status !== null) item.undo = null
-        item.error = error instanceof ApiError && error.code === ErrorCode.UNDO_EXPIRED ? t.item.undoExpired : t.item.undoFailed
-        await persist(item)
-        return false
-      }
-    }
-    removed.add(key)
-    items.value = items.value.filter(other => other.key !== key)
-    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
-    await store.remove(key)
-    return true
-  }
-
-  function retry(key: string) {
-    const item = find(key)
-    if (!item || item.phase !== 'error' || !item.file) return
-    item.phase = 'queued'
-    item.error = null
-    item.errorFinal = false
-    void persist(item)
-    pump()
-  }
-
-  /** "Send more": finished rows leave the list (they are on the server). */
-  async function clearFinished() {
-    const finished = items.value.filter(item => item.done)
-    items.value = items.value.filter(item => !item.done)
-    for (const item of finished) {
-      removed.add(item.key)
-      if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
-      await store.remove(item.key)
-    }
-  }
+  /** Rows exist only once the runner made them, so these calls find it loaded. */
+  const withRunner = <A extends unknown[], R>(call: (loaded: QueueRunner, ...args: A) => Promise<R> | R) =>
+    async (...args: A): Promise<R> => call(await loadRunner(), ...args)
+  const cancel = withRunner((loaded, key: string) => loaded.cancel(key))
+  const retry = withRunner((loaded, key: string) => loaded.retry(key))
+  const clearFinished = withRunner(loaded => loaded.clearFinished())
+  const removeSent = withRunner((loaded, key: string) => loaded.removeSent(key))
 
   const busy = computed(() => items.value.some(item => ['queued', 'sending', 'paused', 'retrying', 'finishing'].includes(item.phase)))
   const allDone = computed(() => items.value.length > 0 && items.value.every(item => item.done))

@@ -35,7 +35,7 @@ describe('a guest\'s first load', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it('hints no admin script and no other language on /enviar, and fetches the sending code when a file is picked', async () => {
+  it('hints no admin script and no other language on /enviar, and fetches the queue and the sending code when a file is picked', async () => {
     const html = await (await fetch(`${server.url}/enviar`, { headers: { 'accept-language': 'pt-BR' } })).text()
     const hinted = [...html.matchAll(/<link rel="(?:modulepreload|prefetch)"[^>]*href="([^"]+\.js)"/g)].map(match => match[1]!)
     const { admin } = scripts
@@ -59,9 +59,13 @@ describe('a guest\'s first load', () => {
       await page.goto('/enviar', { waitUntil: 'networkidle' })
       await page.locator('main[data-ready]').waitFor()
       const beforePick = new Set(loaded)
+      // Nothing to resume on a first visit: the queue's store (and the code that runs it) was not even opened.
+      const queueDatabases = () => page.evaluate(async () => (await indexedDB.databases()).map(db => db.name).filter(name => name?.startsWith('event-media-upload')).sort())
+      expect(await queueDatabases()).toEqual([])
       await page.setInputFiles('input[type=file]', [await photo(dir, 'PRIMEIRA.jpg', 'primeira', 40)])
       await page.locator('[data-testid=upload-success]').waitFor({ timeout: 30_000 })
-      // The checks, the thumbnail and the transfer were not part of the first load: they came with the file.
+      expect(await queueDatabases()).toEqual(['event-media-upload-files', 'event-media-upload-queue'])
+      // The queue's runner, the checks, the thumbnail and the transfer were not part of the first load: they came with the file.
       expect([...loaded].filter(script => !beforePick.has(script)).length).toBeGreaterThan(0)
     }
     finally {

@@ -1,0 +1,371 @@
+import { markRaw, reactive, type Ref } from 'vue'
+import { ErrorCode } from '#shared/errors'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
+import type { EventLimits } from '#shared/media/checks'
+import type { Messages } from '#shared/messages/pt-BR'
+import { ApiError } from '~/utils/api-error'
+import { isAbort } from '~/upload-client/abort'
+import { isOffline, wakeSleepers } from '~/upload-client/backoff'
+import { prepareUploadSync, requestUploadSync } from '~/upload-client/background-sync'
+import { pickedTwiceCheck } from '~/upload-client/duplicates'
+import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item'
+import { withItemLock } from '~/upload-client/item-lock'
+import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
+import * as store from '~/upload-client/store'
+import { deleteSentUpload, patchSentUpload, postJson } from '~/upload-client/transport'
+import { undoLeftMs } from '~/upload-client/undo'
+import { cleanText, type RefusedFile } from './words'
+
+/** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
+const FILE_CONCURRENCY = 2
+/** Finished rows from an earlier visit are forgotten after this long. */
+const FINISHED_KEPT_MS = 12 * 3600_000
+
+type Engine = typeof import('~/upload-client/engine')
+let engine: Promise<Engine> | undefined
+
+/**
+ * The heavier half of sending (upload-client/engine.ts: checks, thumbnails, hashing, public
+ * images, transfer), fetched the first time a file needs it: when one is picked, a kept one
+ * resumes, or the guest reaches for the picker. A failed fetch (offline, before the service
+ * worker kept it) is asked again next time.
+ */
+export function loadUploadEngine(): Promise<Engine> {
+  engine ??= import('~/upload-client/engine').catch((error: unknown) => {
+    engine = undefined
+    throw error
+  })
+  return engine
+}
+
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+}
+
+/** What the page shows of the queue, owned by useUploadQueue (in the first load); the runner changes it. */
+export interface QueueState {
+  items: Ref<QueueItem[]>
+  /** False once the browser refused to keep a file: the guest must keep the page open. */
+  storageOk: Ref<boolean>
+  /** How many unfinished files a reload brought back. */
+  resumedCount: Ref<number>
+  restored: Ref<boolean>
+  /** The name and message in the page's fields: files picked from now on take them. */
+  words: { author: string, message: string }
+}
+
+/**
+ * The queue's work: which files wait, which go (FILE_CONCURRENCY at a time), what the browser
+ * keeps of them across reloads (IndexedDB, store.ts), and what moves it on (the network, a phone
+ * unlocked). How one file travels, and how its requests are retried, is transfer.ts. Loaded on
+ * demand by useUploadQueue: a first visit that picks nothing never fetches it.
+ */
+export function createQueueRunner(state: QueueState, t: Messages) {
+  const { items, storageOk, resumedCount, restored, words } = state
+  const controllers = new Map<string, AbortController>()
+  const running = new Set<string>()
+  const removed = new Set<string>()
+  let started = false
+  const pickedTwice = pickedTwiceCheck(() => items.value, running)
+  /** Files whose words changed while their init may have been on its way: told again once sent. */
+  const wordsChangedMeanwhile = new Set<string>()
+  /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
+  const pickedFiles = new Map<string, string>()
+  const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
+
+  async function persist(item: QueueItem) {
+    if (removed.has(item.key)) return
+    await store.saveRecord(toRecord(item))
+  }
+
+  function find(key: string): QueueItem | undefined {
+    return items.value.find(item => item.key === key)
+  }
+
+  /** The row's thumbnail: the one kept with the queue, else made from the file (and kept). */
+  async function attachThumbnail(item: QueueItem) {
+    let thumbnail = await store.loadThumbnail(item.key)
+    if (!thumbnail && item.file) {
+      const sending = await loadUploadEngine().catch(() => null)
+      if (!sending) return
+      thumbnail = await sending.makeThumbnail(item.file, item.kind)
+      if (thumbnail && !removed.has(item.key)) await store.saveThumbnail(item.key, thumbnail)
+    }
+    if (thumbnail && !removed.has(item.key)) item.thumbUrl = URL.createObjectURL(thumbnail)
+  }
+
+  /** Files the service worker could still send for this page once it is closed. */
+  const hasUnsent = () => items.value.some(item => isUnsent(item) && item.file)
+
+  /** Background Sync (background-sync.ts): wherever the browser has it, the queue goes on without the tab. */
+  function syncIfUnsent() {
+    if (hasUnsent()) requestUploadSync()
+  }
+
+  /**
+   * One file's send, holding its lock (item-lock.ts): the service worker may have sent it, or
+   * moved it on, while the tab was closed or while this page waited for the lock.
+   */
+  async function send(item: QueueItem, signal: AbortSignal) {
+    const stored = await store.loadRecord(item.key)
+    if (stored && !catchUp(item, stored)) {
+      if (item.done) await store.removeFile(item.key)
+      return
+    }
+    const { transferUpload, pageTransfer } = await loadUploadEngine()
+    item.phase = 'sending'
+    await transferUpload(item, signal, persist, pageTransfer, pickedTwice)
+    await recordSent(item, persist)
+  }
+
+  async function run(item: QueueItem) {
+    running.add(item.key)
+    const controller = new AbortController()
+    controllers.set(item.key, controller)
+    item.error = null
+    try {
+      await withItemLock(item.key, () => send(item, controller.signal), { signal: controller.signal })
+      if (wordsChangedMeanwhile.delete(item.key)) await sendWords(item)
+    }
+    catch (error) {
+      if (!isAbort(error)) {
+        markFailed(item, error, t)
+        await persist(item)
+        // No answer came: the worker may send it later, without this page.
+        if (error instanceof ApiError && error.status === null) syncIfUnsent()
+      }
+    }
+    finally {
+      running.delete(item.key)
+      controllers.delete(item.key)
+      pump()
+    }
+  }
+
+  /** Starts queued files, oldest first, up to the concurrency. */
+  function pump() {
+    if (!started) return
+    for (const item of items.value) {
+      if (running.size >= FILE_CONCURRENCY) break
+      if (item.phase === 'queued' && !running.has(item.key)) void run(item)
+    }
+  }
+
+  function requeueFailed() {
+    for (const item of items.value) {
+      if (item.phase === 'error' && !item.errorFinal && item.file) {
+        item.phase = 'queued'
+        item.error = null
+      }
+    }
+    pump()
+  }
+
+  async function restore() {
+    const records = await store.loadRecords()
+    let resumed = 0
+    for (let record of records) {
+      if (find(record.key) || removed.has(record.key)) continue
+      if (record.done && Date.now() - record.addedAt > FINISHED_KEPT_MS) {
+        await store.remove(record.key)
+        continue
+      }
+      const file = record.done ? null : await store.loadFile(record.key)
+      // The service worker may have sent it (and let its bytes go) between the two reads.
+      if (!record.done && !file) record = await store.loadRecord(record.key) ?? record
+      const item = reactive<QueueItem>({ ...record, file: file ? markRaw(file) : null, phase: 'waiting', sentBytes: 0, thumbUrl: null }) as QueueItem
+      if (record.done) {
+        markSent(item)
+      }
+      else if (!file) {
+        item.phase = 'error'
+        item.error = t.refusal.gone
+        item.errorFinal = true
+      }
+      else if (record.error && record.errorFinal) {
+        item.phase = 'error'
+      }
+      else {
+        // Files go as soon as they are picked; one kept from a page that still waited for a send button goes now.
+        item.submitted = true
+        item.phase = 'queued'
+        item.error = null
+        item.sentBytes = record.uploadType === 'multipart' ? bytesOfDoneParts(item) : 0
+        resumed++
+      }
+      items.value.push(item)
+      void attachThumbnail(item)
+    }
+    resumedCount.value = resumed
+    restored.value = true
+    if (isOffline()) syncIfUnsent()
+    pump()
+  }
+
+  /** Once: brings back what an earlier visit left and listens for what moves the queue on. */
+  function start() {
+    if (started) return
+    started = true
+    prepareUploadSync()
+    // The queue lives as long as the tab: these listeners are added once, never per page visit.
+    window.addEventListener('online', () => {
+      wakeSleepers()
+      requeueFailed()
+    })
+    window.addEventListener('offline', syncIfUnsent)
+    // A phone unlocked: requests the system froze meanwhile are retried now, not after the back-off.
+    // Hidden (locked, another app) or closed: the worker may have to finish without this page.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') {
+        wakeSleepers()
+        pump()
+      }
+      else {
+        syncIfUnsent()
+      }
+    })
+    window.addEventListener('pagehide', syncIfUnsent)
+    void restore()
+  }
+
+  /**
+   * Checks picked files and starts sending the acceptable ones at once (a guest who picks and puts
+   * the phone away sends them), with the words given for them: by default the page's current name
+   * and message; a recording sends its own (a voice message carries no photo caption). Answers the
+   * refused ones.
+   */
+  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
+    const refused: RefusedFile[] = []
+    let checkMediaFile: Engine['checkMediaFile']
+    try {
+      ({ checkMediaFile } = await loadUploadEngine())
+    }
+    catch {
+      // Offline before the page kept its sending code: nothing can be checked or sent yet.
+      return files.map(file => ({ name: file.name, reason: t.refusal.notReady }))
+    }
+    for (const file of files) {
+      const earlier = pickedFiles.get(identityOf(file))
+      if (earlier && find(earlier)) continue
+      const check = await checkMediaFile(file, limits, t)
+      if (!check.ok) {
+        refused.push({ name: file.name, reason: check.reason })
+        continue
+      }
+      const item = reactive<QueueItem>({
+        key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
+        durationSec: check.durationSec, author: cleanText(attached.author, AUTHOR_MAX_LENGTH), message: cleanText(attached.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
+        uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
+        hash: null, duplicate: false, undo: null,
+        // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
+        file: markRaw(file), phase: 'queued', sentBytes: 0, thumbUrl: null,
+      }) as QueueItem
+      items.value.push(item)
+      pickedFiles.set(identityOf(file), item.key)
+      void attachThumbnail(item)
+      // The record first, then the bytes: a record whose file never arrived is reported, not lost silently.
+      if (!(await store.saveRecord(toRecord(item))) || !(await store.saveFile(item.key, file))) storageOk.value = false
+      // The first file goes while the others are still being checked.
+      pump()
+    }
+    if (isOffline()) syncIfUnsent()
+    return refused
+  }
+
+  /** Tells the server this file's words, while this device may still (its undo window); best effort. */
+  async function sendWords(item: QueueItem) {
+    if (!item.uploadId || !item.undo || item.duplicate || (item.done && undoLeftMs(item) === 0)) return
+    try {
+      await patchSentUpload(item.uploadId, item.undo.token, { author: item.author, message: item.message })
+    }
+    catch {
+      // The photo is what matters: words that could not follow it are not worth a failure row.
+    }
+  }
+
+  /**
+   * The page's name and message changed (they are in `words` already): the files on the page
+   * that this device can still change take them too, through init if it has not gone yet, else
+   * an edit with the upload's undo token while its window lasts.
+   */
+  function applyWords() {
+    for (const item of items.value) {
+      if (item.duplicate || item.errorFinal || (item.done && undoLeftMs(item) === 0)) continue
+      if (item.author === words.author && item.message === words.message) continue
+      item.author = words.author
+      item.message = words.message
+      void persist(item)
+      if (item.uploadId) void sendWords(item)
+      else if (running.has(item.key)) wordsChangedMeanwhile.add(item.key)
+    }
+  }
+
+  /** Stops a file, forgets it here and tells the server to drop what it received. */
+  async function cancel(key: string) {
+    const item = find(key)
+    if (!item || item.done) return
+    removed.add(key)
+    controllers.get(key)?.abort()
+    items.value = items.value.filter(other => other.key !== key)
+    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+    await store.remove(key)
+    if (item.uploadId) {
+      // Best effort: an upload never confirmed is swept with its bytes after a day anyway.
+      await postJson(`/api/uploads/${item.uploadId}/abort`).catch(() => undefined)
+    }
+    pump()
+  }
+
+  /**
+   * "Remover": takes back an upload this device sent, while its window lasts. The row goes once
+   * the server removed it (or had already); a refusal (window over) leaves the row, without the button.
+   * Answers whether it was removed.
+   */
+  async function removeSent(key: string): Promise<boolean> {
+    const item = find(key)
+    if (!item?.uploadId || !item.undo || undoLeftMs(item) === 0) return false
+    try {
+      await deleteSentUpload(item.uploadId, item.undo.token)
+    }
+    catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 404) {
+        if (error instanceof ApiError && error.status !== null) item.undo = null
+        item.error = error instanceof ApiError && error.code === ErrorCode.UNDO_EXPIRED ? t.item.undoExpired : t.item.undoFailed
+        await persist(item)
+        return false
+      }
+    }
+    removed.add(key)
+    items.value = items.value.filter(other => other.key !== key)
+    if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+    await store.remove(key)
+    return true
+  }
+
+  function retry(key: string) {
+    const item = find(key)
+    if (!item || item.phase !== 'error' || !item.file) return
+    item.phase = 'queued'
+    item.error = null
+    item.errorFinal = false
+    void persist(item)
+    pump()
+  }
+
+  /** "Send more": finished rows leave the list (they are on the server). */
+  async function clearFinished() {
+    const finished = items.value.filter(item => item.done)
+    items.value = items.value.filter(item => !item.done)
+    for (const item of finished) {
+      removed.add(item.key)
+      if (item.thumbUrl) URL.revokeObjectURL(item.thumbUrl)
+      await store.remove(item.key)
+    }
+  }
+
+  return { start, prepare: loadUploadEngine, addFiles, applyWords, cancel, retry, clearFinished, removeSent }
+}
+
+export type QueueRunner = ReturnType<typeof createQueueRunner>
