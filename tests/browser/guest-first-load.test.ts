@@ -52,13 +52,17 @@ describe('a guest\'s first load', () => {
     try {
       const page = await context.newPage()
       const loaded = new Set<string>()
+      let eventAsked = 0
       page.on('request', (request) => {
         const { pathname } = new URL(request.url())
         if (pathname.startsWith('/_nuxt/') && pathname.endsWith('.js')) loaded.add(pathname)
+        if (pathname === '/api/event') eventAsked++
       })
       await page.goto('/enviar', { waitUntil: 'networkidle' })
       await page.locator('main[data-ready]').waitFor()
       const beforePick = new Set(loaded)
+      // The event's settings came with the HTML's payload: hydration asks the server nothing more.
+      expect(eventAsked).toBe(0)
       // Nothing to resume on a first visit: the queue's store (and the code that runs it) was not even opened.
       const queueDatabases = () => page.evaluate(async () => (await indexedDB.databases()).map(db => db.name).filter(name => name?.startsWith('event-media-upload')).sort())
       expect(await queueDatabases()).toEqual([])
