@@ -29,17 +29,34 @@ export const plural = (count: number, one: string, many: string) => (count === 1
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
 
+/**
+ * A whole number from 0 to 999, which `Intl` writes as plain digits in every language we speak
+ * (tests/unit/messages.test.ts holds it to that). A page's first `Intl` formatter loads its
+ * locale's data: 57 ms of /enviar's hydration under the bench's 4× slower CPU, for a first paint
+ * whose only numbers are such ("até 500 MB por arquivo").
+ */
+const plainDigits = (value: number) => Number.isInteger(value) && value >= 0 && value < 1000
+
+/** `make()`'s value, made the first time it is asked for. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined
+  return () => (value ??= make())
+}
+
 export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl.DateTimeFormatOptions = { hour: '2-digit', hourCycle: 'h23' }) {
-  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })
-  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
-  const fixed = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-  const calendarDate = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
-  const dateTime = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' })
-  const hour = new Intl.DateTimeFormat(locale, hourOptions)
+  // Made on first use: a formatter costs a few milliseconds on a slow phone (the locale's data is
+  // loaded), and most pages show a size or a date, not all seven kinds.
+  const decimal = lazy(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }))
+  const integer = lazy(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }))
+  const fixed = lazy(() => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }))
+  const calendarDate = lazy(() => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }))
+  const dateTime = lazy(() => new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }))
+  const hour = lazy(() => new Intl.DateTimeFormat(locale, hourOptions))
+  const dayAndMonth = lazy(() => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long' }))
 
   /** "1.234": a count with the thousands separated. */
   function formatCount(count: number): string {
-    return integer.format(count)
+    return plainDigits(count) ? String(count) : integer().format(count)
   }
 
   /** Sizes as people read them on a phone: "3,2 MB", "1,5 GB" (binary units, the way phones count). */
@@ -50,15 +67,16 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
       value /= 1024
       unit++
     }
-    return `${decimal.format(unit === 0 ? value : Math.round(value * 10) / 10)} ${UNITS[unit]}`
+    const shown = unit === 0 ? value : Math.round(value * 10) / 10
+    return `${plainDigits(shown) ? String(shown) : decimal().format(shown)} ${UNITS[unit]}`
   }
 
   /** "12,3 de 35,0 MB": part of a total, both in the total's unit, so the two read side by side. */
   function formatBytesOf(part: number, total: number): string {
     let unit = 0
     while (total / 1024 ** unit >= 1024 && unit < UNITS.length - 1) unit++
-    if (unit === 0) return `${integer.format(part)} ${words.of} ${integer.format(total)} bytes`
-    const of = (bytes: number) => fixed.format(Math.floor((bytes / 1024 ** unit) * 10) / 10)
+    if (unit === 0) return `${integer().format(part)} ${words.of} ${integer().format(total)} bytes`
+    const of = (bytes: number) => fixed().format(Math.floor((bytes / 1024 ** unit) * 10) / 10)
     return `${of(part)} ${words.of} ${of(total)} ${UNITS[unit]}`
   }
 
@@ -83,17 +101,17 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
   function formatEventDate(isoDate: string): string {
     const date = new Date(`${isoDate}T12:00:00Z`)
     if (Number.isNaN(date.getTime())) return ''
-    return calendarDate.format(date)
+    return calendarDate().format(date)
   }
 
   /** "22/11, 18:04" in the browser's own time zone: when a guest sent something during the party. */
   function formatDateTime(iso: string): string {
-    return dateTime.format(new Date(iso))
+    return dateTime().format(new Date(iso))
   }
 
   /** "18h" for one bar of the uploads-per-hour chart. */
   function formatHour(iso: string): string {
-    return words.hour(hour.format(new Date(iso)))
+    return words.hour(hour().format(new Date(iso)))
   }
 
   /** "há 3 min", "há 2 h", or the date when older than a day. */
@@ -108,7 +126,6 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
   }
 
   const dayStart = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime()
-  const dayAndMonth = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long' })
 
   /**
    * "hoje às 22h", "amanhã às 10h", "em 14 de dezembro às 10h30": when a reveal opens the gallery,
@@ -120,7 +137,7 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
     const days = Math.round((dayStart(at) - dayStart(new Date(now))) / 86_400_000)
     if (days === 0) return words.today(time)
     if (days === 1) return words.tomorrow(time)
-    return words.onDate(dayAndMonth.format(at), time)
+    return words.onDate(dayAndMonth().format(at), time)
   }
 
   return { formatCount, formatBytes, formatBytesOf, formatDuration, formatClock, formatEventDate, formatDateTime, formatHour, formatAgo, formatRevealMoment }

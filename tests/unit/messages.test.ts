@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import * as en from '../../shared/messages/format.en'
+import * as es from '../../shared/messages/format.es'
 import { formatBytes, formatDuration, formatEventDate } from '../../shared/messages/format.pt-BR'
+import * as ptBRFormat from '../../shared/messages/format.pt-BR'
 import { ptBR } from '../../shared/messages/pt-BR'
 
 describe('pt-BR formatting', () => {
@@ -28,5 +31,21 @@ describe('pt-BR formatting', () => {
     expect(ptBR.upload.successCount(1)).toBe('1 arquivo enviado. Muito obrigado!')
     expect(ptBR.upload.successCount(1, 2)).toBe('1 arquivo enviado, 2 já estavam na galeria. Muito obrigado!')
     expect(ptBR.upload.successCount(0, 1)).toBe('O arquivo já estava na galeria. Muito obrigado!')
+  })
+})
+
+describe('whole numbers under 1000, written without Intl', () => {
+  // formatCount and formatBytes skip Intl for them (its first use is slow on a phone): each
+  // language must still read exactly as Intl writes it, on both sides of the boundary.
+  const languages = [['pt-BR', ptBRFormat], ['en', en], ['es', es]] as const
+  it.each(languages)('%s: counts and sizes read as Intl writes them', (locale, format) => {
+    const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
+    const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 })
+    for (const count of [0, 1, 7, 42, 500, 999, 1000, 1234, 25_000, 1_000_000]) {
+      expect(format.formatCount(count)).toBe(integer.format(count))
+    }
+    for (const [bytes, shown, unit] of [[0, 0, 'bytes'], [999, 999, 'bytes'], [1000, 1000, 'bytes'], [500 * 1024 ** 2, 500, 'MB'], [999 * 1024 ** 2, 999, 'MB'], [1000 * 1024 ** 2, 1000, 'MB'], [1.5 * 1024 ** 3, 1.5, 'GB'], [3.25 * 1024 ** 2, 3.3, 'MB']] as const) {
+      expect(format.formatBytes(bytes)).toBe(`${decimal.format(shown)} ${unit}`)
+    }
   })
 })
