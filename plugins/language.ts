@@ -28,7 +28,7 @@ export default defineNuxtPlugin({
     if (!picked.value) {
       const room = url.pathname === '/galeria' && isSlideshowQuery(Object.fromEntries(url.searchParams))
       picked.value = await pickLanguage({
-        chosen: chosen.value,
+        chosen: chosen(),
         query: url.searchParams.get('lang'),
         acceptLanguage: import.meta.server ? useRequestHeaders(['accept-language'])['accept-language'] : navigator.languages.join(','),
         room,
