@@ -84,7 +84,12 @@ export default defineNuxtModule({
           for (const chunk of Object.values(bundle)) {
             if (chunk.type !== 'chunk' || !chunk.isEntry) continue
             chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`
-            if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`
+            // One line more at the top: a source map (when the build writes one) starts a line later.
+            const mapAsset = bundle[chunk.sourcemapFileName ?? `${chunk.fileName}.map`]
+            if (mapAsset?.type === 'asset' && typeof mapAsset.source === 'string') {
+              const map = JSON.parse(mapAsset.source) as { mappings: string }
+              mapAsset.source = JSON.stringify({ ...map, mappings: `;${map.mappings}` })
+            }
           }
         },
       },
