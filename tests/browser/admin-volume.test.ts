@@ -5,14 +5,16 @@ import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, setModeration } from '../support/seed'
 import { expectAccessible } from './support/axe'
+import { animationsDone } from './support/browser'
 
 const PORTRAIT = { width: 820, height: 1180 }
 const LANDSCAPE = { width: 1180, height: 820 }
 /** Seeded pending uploads: more than one page (24) of the list. */
 const PENDING = 40
 
-/** Ids of the tiles wholly inside the window, by their bounding boxes. */
-function wholeTilesOnScreen(page: Page): Promise<string[]> {
+/** Ids of the tiles wholly inside the window, by their bounding boxes once they have stopped moving. */
+async function wholeTilesOnScreen(page: Page): Promise<string[]> {
+  await animationsDone(page)
   return page.locator('[data-testid=admin-upload]').evaluateAll(tiles => tiles.filter((tile) => {
     const box = tile.getBoundingClientRect()
     return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth && box.width > 0
@@ -23,7 +25,8 @@ function wholeTilesOnScreen(page: Page): Promise<string[]> {
  * Ids of the cards wholly visible: inside the window and below the sticky toolbar (a card under
  * it cannot be seen), by their bounding boxes.
  */
-function wholeCardsBelowToolbar(page: Page): Promise<string[]> {
+async function wholeCardsBelowToolbar(page: Page): Promise<string[]> {
+  await animationsDone(page)
   return page.locator('[data-testid=admin-upload]').evaluateAll((cards) => {
     const covered = Math.max(0, document.querySelector('[data-testid=bulk-bar]')!.parentElement!.getBoundingClientRect().bottom)
     return cards.filter((card) => {
@@ -121,6 +124,7 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
     for (const view of ['cards', 'dense'] as const) {
       await page.locator(`[data-testid=view-${view}]`).click()
       await page.locator(`[data-testid=admin-uploads][data-view=${view}]`).waitFor()
+      await animationsDone(page)
       const boxes = await page.locator('[data-testid=admin-upload] [data-testid=select]').evaluateAll(inputs => inputs.map((input) => {
         const box = input.getBoundingClientRect()
         return { width: box.width, height: box.height }
@@ -263,7 +267,10 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
     await page.locator('[data-testid=view-dense]').click()
     await tile(long!.id).waitFor()
     const ids = await shownIds()
-    const firstTop = async () => (await tile(ids[0]!).boundingBox())!.y
+    const firstTop = async () => {
+      await animationsDone(page)
+      return (await tile(ids[0]!).boundingBox())!.y
+    }
     const before = await firstTop()
     await tile(ids[0]!).locator('[data-testid=select]').click()
     await page.locator('[data-testid=bulk-approve]').waitFor({ state: 'visible' })

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
+import { animationsDone } from './browser'
 
 /** axe-core's browser bundle, read once. */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -23,11 +24,8 @@ export interface AxeFinding {
  * one is the admin's PDF card preview, which holds no markup of ours.
  */
 export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeFinding[]> {
-  // Colours are measured on the page at rest: a tile still fading in (the list's 0.25 s card-in)
-  // reads as a paler badge than the one anyone sees a moment later.
-  await page.evaluate(() => Promise.all(document.getAnimations()
-    .filter(animation => animation.effect?.getTiming().iterations !== Infinity)
-    .map(animation => animation.finished.catch(() => undefined))))
+  // Colours are measured on the page at rest.
+  await animationsDone(page)
   const loaded = await page.evaluate(() => typeof (window as { axe?: unknown }).axe === 'object')
   if (!loaded) await page.evaluate(axeSource)
   const found = await page.evaluate(async (excluded) => {

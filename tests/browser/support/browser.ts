@@ -7,6 +7,18 @@ export const DESKTOP = { width: 1920, height: 1080 }
 
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../screenshots')
 
+/**
+ * Waits until the page's finite animations have ended, so what is measured is the page at rest:
+ * a tile still fading in (the admin list's 0.25 s card-in) sits a few pixels higher and reads as
+ * a paler colour than anyone sees a moment later. On an idle machine a test gets there within
+ * those 0.25 s.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter(animation => animation.effect?.getTiming().iterations !== Infinity)
+    .map(animation => animation.finished.catch(() => undefined))))
+}
+
 /** Debian's Chromium, headless, with nothing of its own talking to the network. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
