@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { api, login } from '../tests/support/http'
 import { ROOT, startServer } from '../tests/support/server'
+import { namedByHtml } from '../tests/support/first-load'
 import { seedGallery } from '../tests/support/guests'
 import { scriptsByAudience } from '../tests/support/scripts-by-audience'
 import { table, writeSection } from './lib'
@@ -425,13 +426,9 @@ interface FirstLoad {
   worker: WorkerWeight
 }
 
-/** The stylesheets and scripts /enviar's HTML names, each once. */
-async function namedByHtml(base: string): Promise<number> {
-  const html = await (await fetch(`${base}/enviar`, { headers: { 'accept-language': 'pt-BR' } })).text()
-  return new Set([
-    ...[...html.matchAll(/<link rel="(?:stylesheet|modulepreload)"[^>]*href="([^"]+)"/g)].map(match => match[1]),
-    ...[...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map(match => match[1]),
-  ]).size
+/** How many stylesheets and scripts /enviar's HTML names (tests/support/first-load.ts). */
+async function namedByEnviar(base: string): Promise<number> {
+  return namedByHtml(await (await fetch(`${base}/enviar`, { headers: { 'accept-language': 'pt-BR' } })).text()).size
 }
 
 /**
@@ -451,7 +448,7 @@ async function compareFirstLoad(browser: Browser, base: string, before: string[]
       results.push({
         js: weight.js.reduce((sum, file) => sum + file.wire, 0),
         scripts: weight.js.length,
-        named: await namedByHtml(build.url),
+        named: await namedByEnviar(build.url),
         gzip: [],
         brotli: [],
         worker: await workerLoad(browser, build.url, build.publicDir),

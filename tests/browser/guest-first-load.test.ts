@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../support/http'
 import { photo, tempDir } from '../support/media'
+import { namedByHtml } from '../support/first-load'
 import { startServer, type TestServer } from '../support/server'
 import { scriptsByAudience } from '../support/scripts-by-audience'
 import { launchBrowser, phoneContext, until } from './support/browser'
@@ -78,14 +79,11 @@ describe('a guest\'s first load', () => {
   }, 120_000)
 
   it('names what /enviar needs before it answers a tap in one wave of requests, and hints V8 to compile the entry as it arrives', async () => {
-    // modules/first-load-chunks.ts: over HTTP/1.1 a browser opens six connections to a host, so
-    // more than six stylesheets and scripts wait a second round trip (562 ms on Slow 4G).
+    // modules/first-load-chunks.ts: more than six stylesheets and scripts would wait a second
+    // round trip over HTTP/1.1 (562 ms on Slow 4G).
     for (const language of ['pt-BR', 'en', 'es']) {
       const html = await (await fetch(`${server.url}/enviar`, { headers: { 'accept-language': language } })).text()
-      const named = new Set([
-        ...[...html.matchAll(/<link rel="(?:stylesheet|modulepreload)"[^>]*href="([^"]+)"/g)].map(match => match[1]!),
-        ...[...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map(match => match[1]!),
-      ])
+      const named = namedByHtml(html)
       expect([...named].filter(url => url.endsWith('.js')).length, language).toBe(3)
       expect(named.size, language).toBeLessThanOrEqual(6)
       const entry = /<script[^>]*type="module"[^>]*src="([^"]+)"/.exec(html)?.[1]
