@@ -37,6 +37,9 @@ const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
  */
 const plainDigits = (value: number) => Number.isInteger(value) && value >= 0 && value < 1000
 
+/** `value` as `formatter` writes it, without making the formatter for plain digits. */
+const written = (value: number, formatter: () => Intl.NumberFormat) => (plainDigits(value) ? String(value) : formatter().format(value))
+
 /** `make()`'s value, made the first time it is asked for. */
 function lazy<T>(make: () => T): () => T {
   let value: T | undefined
@@ -56,7 +59,7 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
 
   /** "1.234": a count with the thousands separated. */
   function formatCount(count: number): string {
-    return plainDigits(count) ? String(count) : integer().format(count)
+    return written(count, integer)
   }
 
   /** Sizes as people read them on a phone: "3,2 MB", "1,5 GB" (binary units, the way phones count). */
@@ -68,14 +71,14 @@ export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl
       unit++
     }
     const shown = unit === 0 ? value : Math.round(value * 10) / 10
-    return `${plainDigits(shown) ? String(shown) : decimal().format(shown)} ${UNITS[unit]}`
+    return `${written(shown, decimal)} ${UNITS[unit]}`
   }
 
   /** "12,3 de 35,0 MB": part of a total, both in the total's unit, so the two read side by side. */
   function formatBytesOf(part: number, total: number): string {
     let unit = 0
     while (total / 1024 ** unit >= 1024 && unit < UNITS.length - 1) unit++
-    if (unit === 0) return `${integer().format(part)} ${words.of} ${integer().format(total)} bytes`
+    if (unit === 0) return `${formatCount(part)} ${words.of} ${formatCount(total)} bytes`
     const of = (bytes: number) => fixed().format(Math.floor((bytes / 1024 ** unit) * 10) / 10)
     return `${of(part)} ${words.of} ${of(total)} ${UNITS[unit]}`
   }
