@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api } from '../support/http'
-import { useTestServer } from '../helpers/test-server'
-import { guestUpload } from '../support/guests'
-import { waitForDerived } from '../support/seed'
-import { launchBrowser, screenshot } from './support/browser'
+import { api } from '../../tests/support/http'
+import { useTestServer } from '../../tests/helpers/test-server'
+import { guestUpload } from '../../tests/support/guests'
+import { waitForDerived } from '../../tests/support/seed'
+import { launchBrowser, screenshot } from '../../tests/browser/support/browser'
 
 const HOUR = 3_600_000
 /** The night: eight hours of the venue screen's own clock. */
