@@ -43,4 +43,10 @@ export default withNuxt(
       }],
     },
   },
+  {
+    // The venue screen's soak is a vitest file kept out of npm test (`npm run bench:soak`): it runs
+    // under vitest with the browser tests' helpers, as it did in tests/browser/.
+    files: ['bench/soak/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
 )
