@@ -31,7 +31,8 @@ export const guestUploadPatchSchema = z.strictObject({
 }).partial()
 
 export type GuestUploadPatch = z.infer<typeof guestUploadPatchSchema>
-export interface GuestUploadPatchResponse { id: string, author: string, message: string }
+/** The words now stored, and the status they left the upload in (new words may send an approved upload back to the couple). */
+export interface GuestUploadPatchResponse { id: string, status: UploadStatus, author: string, message: string }
 
 export const refreshUploadSchema = z.strictObject({
   partNumbers: z.array(z.number().int().min(1).max(10000)).min(1).max(10000).optional(),
