@@ -84,6 +84,9 @@ export function foldLineBreaks(text: string): string {
  */
 export const authorNameSchema = checkedGuestText(z.string().overwrite(stripFormatCharacters).overwrite(foldLineBreaks), AUTHOR_MAX_LENGTH, 0)
 
+/** The query of an endpoint that takes none: any parameter is a bad request (400), never ignored. */
+export const emptyQuerySchema = z.strictObject({})
+
 /** A query value that must appear at most once (`?a=1&a=2` is a bad request, not a silent pick). */
 export function singleQuery<T extends z.ZodType>(schema: T) {
   return z.preprocess(v => (Array.isArray(v) ? Symbol.for('repeated') : v), schema)
