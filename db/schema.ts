@@ -81,6 +81,12 @@ export const uploads = sqliteTable('uploads', {
    * disposable-camera limit and "my photos"; null for uploads without the cookie.
    */
   guestId: text('guest_id'),
+  /**
+   * Set once an admin has changed the author or the message: from then on the words are the
+   * couple's, and the sending device's edit (`PATCH /api/uploads/:id`) is refused with
+   * WORDS_LOCKED rather than silently undo theirs.
+   */
+  wordsLocked: integer('words_locked', { mode: 'boolean' }).notNull().default(false),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { emptyQuerySchema } from '#shared/schemas/common'
 
 /**
  * For load balancers and the kiosk laptop: 200 when the database and the storage answer, else 503
@@ -7,6 +8,7 @@ import { sql } from 'drizzle-orm'
  * Never cached.
  */
 export default defineEventHandler(async (event) => {
+  await readQueryAs(event, emptyQuerySchema)
   const [database, storage, rateLimitStore, backlog] = await Promise.all([
     useDb().run(sql`SELECT 1`).then(() => 'ok' as const, () => 'unavailable' as const),
     // Either outcome updates what init remembers of the storage's health.

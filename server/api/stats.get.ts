@@ -1,4 +1,7 @@
+import { statsQuerySchema } from '#shared/schemas/gallery'
+
 export default defineEventHandler(async (event) => {
+  await readQueryAs(event, statsQuerySchema)
   const versions = await readDataVersions()
   const settings = await eventSettingsAt(versions)
   await requireGalleryAccess(event, settings)

@@ -1,7 +1,7 @@
 import { z } from './zod'
 import { PICTURE_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
-import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
-import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
+import { MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
+import { authorNameSchema, guestText, idSchema, singleQuery } from '#shared/schemas/common'
 import type { PhoneImagesRefusal, PublicImageSource } from '#shared/media/public-image'
 
 export const adminUploadsQuerySchema = z.strictObject({
@@ -13,7 +13,7 @@ export const adminUploadsQuerySchema = z.strictObject({
 })
 
 export const adminUploadPatchSchema = z.strictObject({
-  author: guestText(AUTHOR_MAX_LENGTH),
+  author: authorNameSchema,
   message: guestText(MESSAGE_MAX_LENGTH),
 }).partial()
 

@@ -1,4 +1,5 @@
 import { z } from './zod'
+import { AUTHOR_MAX_LENGTH } from '#shared/limits'
 
 /** Ids are opaque URL-safe strings; anything else in an `:id` position is a 404. */
 export const idSchema = z.string().regex(/^[\w-]{1,64}$/)
@@ -54,10 +55,37 @@ export function stripFormatCharacters(text: string): string {
  * characters other than newlines.
  */
 export function guestText(max: number, min = 0) {
-  return z.string().overwrite(stripFormatCharacters).trim().min(min).max(max)
+  return checkedGuestText(z.string().overwrite(stripFormatCharacters), max, min)
+}
+
+function checkedGuestText(cleaned: z.ZodString, max: number, min: number) {
+  return cleaned.trim().min(min).max(max)
     .refine(s => !CONTROL_CHARACTERS.test(s), 'control characters are not allowed')
     .refine(s => !LONE_SURROGATE.test(s), 'not valid Unicode')
 }
+
+/**
+ * Every character that ends a line or a paragraph (LF, CR, CR LF, vertical tab, form feed, NEL,
+ * U+2028, U+2029), with the spaces around it: a run of them is one break.
+ */
+const LINE_BREAKS = /[\s\u0085]*[\n\v\f\r\u0085\u2028\u2029][\s\u0085]*/gu
+
+/** Folds each run of line breaks, with the spaces around it, to one space. */
+export function foldLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKS, ' ')
+}
+
+/**
+ * Who sent something (an upload, a written or spoken message, whatever guests sign later): a name
+ * is one line wherever it is shown (a gallery caption, the admin's list, the book, the CSV), so
+ * line breaks are folded to a space rather than refused (a pasted name may carry one the guest
+ * cannot see). Otherwise guest text: format characters stripped, trimmed, at most
+ * AUTHOR_MAX_LENGTH characters, empty allowed.
+ */
+export const authorNameSchema = checkedGuestText(z.string().overwrite(stripFormatCharacters).overwrite(foldLineBreaks), AUTHOR_MAX_LENGTH, 0)
+
+/** The query of an endpoint that takes none: any parameter is a bad request (400), never ignored. */
+export const emptyQuerySchema = z.strictObject({})
 
 /** A query value that must appear at most once (`?a=1&a=2` is a bad request, not a silent pick). */
 export function singleQuery<T extends z.ZodType>(schema: T) {

@@ -14,6 +14,11 @@ export const galleryQuerySchema = z.strictObject({
   screenKey: singleQuery(z.string().max(200)).optional(),
 })
 
+/** GET /api/stats: the gallery's counts, open to the venue screen's key as the gallery is. */
+export const statsQuerySchema = z.strictObject({
+  screenKey: singleQuery(z.string().max(200)).optional(),
+})
+
 /** POST /api/gallery/unlock. Any short text is a guess (a wrong one counts against the limit). */
 export const galleryUnlockSchema = z.strictObject({
   pin: z.string().min(1).max(32),

@@ -1,11 +1,11 @@
 import { z } from './zod'
 import { STATUS_FILTERS, UPLOAD_STATUSES, type UploadStatus } from '#shared/enums'
-import { AUTHOR_MAX_LENGTH, GUESTBOOK_TEXT_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
-import { guestText, idSchema, singleQuery } from '#shared/schemas/common'
+import { GUESTBOOK_TEXT_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
+import { authorNameSchema, guestText, idSchema, singleQuery } from '#shared/schemas/common'
 
 /** A written message: the author as at init, the text sanitised as an upload's message, never empty. */
 export const guestbookPostSchema = z.strictObject({
-  author: guestText(AUTHOR_MAX_LENGTH).default(''),
+  author: authorNameSchema.default(''),
   text: guestText(GUESTBOOK_TEXT_MAX_LENGTH, 1),
   challengeToken: z.string().max(4096).optional(),
 })
@@ -52,7 +52,7 @@ export const adminGuestbookQuerySchema = z.strictObject({
 /** What the admin may change on a message: its status, its author, its text (bounded as when sent). */
 export const adminGuestbookPatchSchema = z.strictObject({
   status: z.enum(UPLOAD_STATUSES),
-  author: guestText(AUTHOR_MAX_LENGTH),
+  author: authorNameSchema,
   text: guestText(GUESTBOOK_TEXT_MAX_LENGTH, 1),
 }).partial()
 

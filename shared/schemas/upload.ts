@@ -1,7 +1,7 @@
 import { z } from './zod'
 import type { MediaKind, UploadStatus } from '#shared/enums'
-import { AUTHOR_MAX_LENGTH, FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
-import { guestText } from '#shared/schemas/common'
+import { FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
+import { authorNameSchema, guestText } from '#shared/schemas/common'
 
 /** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
 export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
@@ -12,7 +12,7 @@ export const initUploadSchema = z.strictObject({
   contentType: z.string().min(1).max(255),
   size: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   durationSec: z.number().positive().max(1e7).nullish(),
-  author: guestText(AUTHOR_MAX_LENGTH).default(''),
+  author: authorNameSchema.default(''),
   message: guestText(MESSAGE_MAX_LENGTH).default(''),
   challengeToken: z.string().max(4096).optional(),
   /** SHA-256 of the exact bytes the phone sends, hex: the same bytes already sent answer "duplicate" (docs/api.md). */
@@ -26,12 +26,13 @@ export type InitUploadBody = z.infer<typeof initUploadSchema>
  * the same fields, limits and cleaning as init's, each optional.
  */
 export const guestUploadPatchSchema = z.strictObject({
-  author: guestText(AUTHOR_MAX_LENGTH),
+  author: authorNameSchema,
   message: guestText(MESSAGE_MAX_LENGTH),
 }).partial()
 
 export type GuestUploadPatch = z.infer<typeof guestUploadPatchSchema>
-export interface GuestUploadPatchResponse { id: string, author: string, message: string }
+/** The words now stored, and the status they left the upload in (new words may send an approved upload back to the couple). */
+export interface GuestUploadPatchResponse { id: string, status: UploadStatus, author: string, message: string }
 
 export const refreshUploadSchema = z.strictObject({
   partNumbers: z.array(z.number().int().min(1).max(10000)).min(1).max(10000).optional(),

@@ -23,7 +23,7 @@ describe.each(['local', 's3'] as const)('the sending device edits its upload\'s 
     const { bytes, init } = await initPhoto(server.url, { author: 'Ana' })
     const response = await edit(server.url, init.id, init.undoToken, { message: '  Felicidades aos noivos!  ' })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: init.id, author: 'Ana', message: 'Felicidades aos noivos!' })
+    expect(response.body).toEqual({ id: init.id, status: 'pending', author: 'Ana', message: 'Felicidades aos noivos!' })
     expect(await stored(init.id)).toMatchObject({ author: 'Ana', message: 'Felicidades aos noivos!' })
 
     expect((await putBytes(init.upload.url, bytes, init.upload.headers)).status).toBe(200)
@@ -37,12 +37,12 @@ describe.each(['local', 's3'] as const)('the sending device edits its upload\'s 
     const { init } = await uploadFile(server.url, bytes, { contentType: 'image/jpeg', size: bytes.length, author: '', message: '' })
     const response = await edit(server.url, init.id, init.undoToken, { author: 'Tio\u202E Zé', message: 'Viva!' })
     expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id: init.id, author: 'Tio Zé', message: 'Viva!' })
+    expect(response.body).toEqual({ id: init.id, status: 'approved', author: 'Tio Zé', message: 'Viva!' })
     const record = await adminRecord(server.url, server.cookie, init.id)
     expect([record.body.author, record.body.message]).toEqual(['Tio Zé', 'Viva!'])
     expect(String((await stored(init.id)).search_text)).toContain('viva')
     // An empty patch changes nothing and says what is kept.
-    expect((await edit(server.url, init.id, init.undoToken, {})).body).toEqual({ id: init.id, author: 'Tio Zé', message: 'Viva!' })
+    expect((await edit(server.url, init.id, init.undoToken, {})).body).toEqual({ id: init.id, status: 'approved', author: 'Tio Zé', message: 'Viva!' })
   })
 
   it('a wrong or missing token is 403 UNDO_TOKEN_INVALID, an unknown id 404, and nothing changes', async () => {

@@ -81,7 +81,11 @@ export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminU
   }
 }
 
-/** Edits author and/or message (already trimmed and bounded by the schema, as at init). */
+/**
+ * Edits author and/or message (already trimmed and bounded by the schema, as at init). Words the
+ * admin changed are locked against the sending device's edits (server/utils/uploads/guest-edit.ts);
+ * an edit that changes nothing locks nothing.
+ */
 export async function patchUpload(id: string, patch: AdminUploadPatch): Promise<AdminUpload> {
   const row = await useDb().transaction(async (tx) => {
     const current = await findConfirmedUpload(id, tx)
@@ -89,7 +93,7 @@ export async function patchUpload(id: string, patch: AdminUploadPatch): Promise<
     const message = patch.message ?? current.message
     if (author === current.author && message === current.message) return current
     const [updated] = await tx.update(uploads)
-      .set({ author, message, searchText: searchTextOf(author, message), updatedAt: new Date() })
+      .set({ author, message, searchText: searchTextOf(author, message), wordsLocked: true, updatedAt: new Date() })
       .where(eq(uploads.id, id))
       .returning()
     return updated!

@@ -1,0 +1,1 @@
+ALTER TABLE `uploads` ADD `words_locked` integer DEFAULT false NOT NULL;
