@@ -1,15 +1,28 @@
+import type { PinGuessUse } from '#shared/gallery-pin'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
 import { toApiError, type ApiError } from '~/utils/api-error'
 
-/** The event configuration (admin view) and the cover as guests see it. */
+/** The event configuration (admin view), the cover as guests see it, and the PIN's wrong guesses. */
 export function useAdminEvent() {
   const api = useAdminApi()
   const t = useAdminMessages()
   const config = ref<AdminEventConfig | null>(null)
   const cover = ref<PublicEventInfo['cover']>(null)
   const loadError = ref<string | null>(null)
+  const pinGuesses = ref<PinGuessUse | null>(null)
+
+  /** The guesses are a notice beside the form: when they cannot be read, the tab shows none. */
+  async function loadPinGuesses() {
+    try {
+      pinGuesses.value = await api<PinGuessUse>('/api/admin/event/pin-guesses')
+    }
+    catch {
+      pinGuesses.value = null
+    }
+  }
 
   async function load() {
+    void loadPinGuesses()
     try {
       // The admin view names the cover's id; the public one says where its image is.
       const [admin, info] = await Promise.all([
@@ -70,5 +83,5 @@ export function useAdminEvent() {
     void refreshCover()
   }
 
-  return { config, cover, loadError, load, save, clearCover, coverChanged, rotateScreenKey }
+  return { config, cover, loadError, pinGuesses, load, save, clearCover, coverChanged, rotateScreenKey }
 }

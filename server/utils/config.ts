@@ -42,6 +42,11 @@ const configSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Redis for rate-limit counters shared by several instances (memory otherwise). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//).optional(),
+  /**
+   * Tests only: a file holding the time (ms since the epoch) the sliding windows count by (the
+   * gallery PIN's hourly budget), read at each count, so a test moves an hour on without waiting.
+   */
+  TEST_CLOCK_FILE: optional,
   /** How long a SQLite writer waits for a lock before the request answers 503. */
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 })

@@ -223,6 +223,11 @@ export const adminEn = {
     unchanged: 'Nothing was changed.',
     fixErrors: 'Fix the highlighted fields.',
     loadFailed: 'Could not load the settings.',
+    pinGuesses: {
+      spending: (wrong: number, perHour: number) => `Someone is trying to guess the gallery PIN: ${formatCount(wrong)} wrong PINs in the last hour, of at most ${formatCount(perHour)} an hour for the whole event. Guests who opened the gallery before still see it.`,
+      spent: (until: string, perHour: number) => `Someone is trying to guess the gallery PIN: the last hour's ${formatCount(perHour)} guesses are used up. Until ${formatDateTime(until)}, guests who have not opened the gallery yet cannot open it, even with the right PIN. Guests who opened it before still see it.`,
+      suggestLonger: (digits: number) => `Choose a longer PIN (${digits} digits or more): each extra digit makes guessing 10 times slower. Then tell your guests the new PIN.`,
+    },
     errors: {
       coupleNames: 'Enter the couple’s names (up to 120 characters).',
       eventDate: 'Enter a valid date or leave it blank.',

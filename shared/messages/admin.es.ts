@@ -224,6 +224,11 @@ export const adminEs = {
     unchanged: 'No se cambió nada.',
     fixErrors: 'Corrige los campos marcados.',
     loadFailed: 'No se pudo cargar la configuración.',
+    pinGuesses: {
+      spending: (wrong: number, perHour: number) => `Alguien está intentando adivinar el PIN de la galería: ${formatCount(wrong)} intentos fallidos en la última hora, de un máximo de ${formatCount(perHour)} por hora para todo el evento. Quien ya abrió la galería la sigue viendo.`,
+      spent: (until: string, perHour: number) => `Alguien está intentando adivinar el PIN de la galería: se agotaron los ${formatCount(perHour)} intentos de la última hora. Hasta ${formatDateTime(until)}, quien todavía no abrió la galería no puede abrirla, ni con el PIN correcto. Quien ya la abrió la sigue viendo.`,
+      suggestLonger: (digits: number) => `Usa un PIN más largo (${digits} números o más): cada número extra hace que adivinarlo sea 10 veces más lento. Después, pasa el nuevo PIN a los invitados.`,
+    },
     errors: {
       coupleNames: 'Escribe los nombres de los novios (hasta 120 caracteres).',
       eventDate: 'Escribe una fecha válida o déjala en blanco.',

@@ -227,6 +227,11 @@ export const adminPtBR = {
     unchanged: 'Nada foi alterado.',
     fixErrors: 'Corrija os campos marcados.',
     loadFailed: 'Não foi possível carregar a configuração.',
+    pinGuesses: {
+      spending: (wrong: number, perHour: number) => `Alguém está tentando adivinhar o PIN da galeria: ${formatCount(wrong)} tentativas erradas na última hora, de no máximo ${formatCount(perHour)} por hora para o evento todo. Quem já abriu a galeria continua vendo.`,
+      spent: (until: string, perHour: number) => `Alguém está tentando adivinhar o PIN da galeria: as ${formatCount(perHour)} tentativas da última hora acabaram. Até ${formatDateTime(until)}, quem ainda não abriu a galeria não consegue abrir, nem com o PIN certo. Quem já abriu continua vendo.`,
+      suggestLonger: (digits: number) => `Use um PIN mais longo (${digits} números ou mais): cada número a mais deixa a adivinhação 10 vezes mais lenta. Depois, passe o novo PIN aos convidados.`,
+    },
     errors: {
       coupleNames: 'Informe os nomes do casal (até 120 caracteres).',
       eventDate: 'Informe uma data válida ou deixe em branco.',

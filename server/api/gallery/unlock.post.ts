@@ -1,7 +1,11 @@
 import { ErrorCode } from '#shared/errors'
 import { galleryUnlockSchema } from '#shared/schemas/gallery'
 
-/** The gallery's PIN, given once per browser: 204 and the `em_gallery` cookie, or 403. */
+/**
+ * The gallery's PIN, given once per browser: 204 with the `em_gallery` cookie (and a guest device
+ * cookie, which later PINs are counted by), or 403; 429 while the client's or the event's guesses
+ * are spent, whatever was typed.
+ */
 export default defineEventHandler(async (event) => {
   const { pin } = await readBodyAs(event, galleryUnlockSchema)
   const { galleryPin } = await getEventSettings()
@@ -9,12 +13,11 @@ export default defineEventHandler(async (event) => {
     setResponseStatus(event, 204)
     return null
   }
-  // Taken before the PIN is compared, as for logins: a burst gets no more guesses than the limit.
-  const buckets = pinBuckets(event)
-  await takeTokens(event, buckets)
+  const guess = await takePinGuess(event)
   if (!pinMatches(pin, galleryPin)) throw apiError(403, ErrorCode.GALLERY_PIN_INVALID, 'Invalid PIN')
-  await returnTokens(buckets)
+  await returnPinGuess(guess)
   setGalleryCookie(event, galleryPin)
+  ensureGuestId(event)
   setResponseStatus(event, 204)
   return null
 })

@@ -114,6 +114,9 @@ export function failoverBucketStore(shared: RedisBucketStore, local: BucketStore
   return {
     take: buckets => run(store => store.take(buckets)),
     giveBack: buckets => run(store => store.giveBack(buckets)),
+    enter: (window, entry) => run(store => store.enter(window, entry)),
+    leave: (window, entry) => run(store => store.leave(window, entry)),
+    use: window => run(store => store.use(window)),
     async state() {
       if (await ping()) {
         useShared()

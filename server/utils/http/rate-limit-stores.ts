@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import { memoryWindowStore, redisWindowStore, type WindowClock, type WindowStore } from './rate-limit-windows'
 
 /** One token bucket: a rule applied to one key, e.g. failed logins for one email. */
 export interface LimitBucket {
@@ -8,10 +9,11 @@ export interface LimitBucket {
 }
 
 /**
- * Where the buckets live. Each call is atomic over all its buckets: a take reads and writes with
- * nothing in between, so a burst of parallel requests cannot all read the same full bucket.
+ * Where the buckets (and the sliding windows) live. Each call is atomic over all its buckets: a
+ * take reads and writes with nothing in between, so a burst of parallel requests cannot all read
+ * the same full bucket.
  */
-export interface BucketStore {
+export interface BucketStore extends WindowStore {
   /** Takes a token from every bucket, or from none when one is empty: 0, or the seconds until it refills. */
   take: (buckets: LimitBucket[]) => Promise<number>
   /** Gives a token back to every bucket (never above its capacity). */
@@ -35,7 +37,7 @@ const SWEEP_EVERY_MS = 60_000
  * One process's buckets in a Map. Every method runs to its end synchronously (the promise is only
  * the interface's shape), so no other request can run between a bucket's read and its write.
  */
-export function memoryBucketStore(): BucketStore {
+export function memoryBucketStore(clock?: WindowClock): BucketStore {
   const levels = new Map<string, Level & { fullAt: number }>()
   let sweptAt = Date.now()
 
@@ -56,6 +58,7 @@ export function memoryBucketStore(): BucketStore {
   }
 
   return {
+    ...memoryWindowStore(clock),
     async take(buckets) {
       const now = Date.now()
       sweep(now)
@@ -122,7 +125,7 @@ export interface RedisBucketStore extends BucketStore {
  * that cannot be sent at once fails at once (no offline queue while reconnecting, no retries), so
  * a dead Redis is an error the caller can act on, never a request waiting for a reconnection.
  */
-export function redisBucketStore(url: string): RedisBucketStore {
+export function redisBucketStore(url: string, clock?: WindowClock): RedisBucketStore {
   const client = new Redis(url, {
     maxRetriesPerRequest: 0,
     connectTimeout: 2000,
@@ -140,6 +143,7 @@ export function redisBucketStore(url: string): RedisBucketStore {
   )
   return {
     client,
+    ...redisWindowStore(client, clock),
     async take(buckets) {
       return Number(await call('take', buckets))
     },

@@ -12,14 +12,15 @@ let store: BucketStore | undefined
 let checked: CheckedBucketStore | undefined
 
 /**
- * Token buckets: in this process's memory on one instance, in Redis when REDIS_URL is set so
+ * Token buckets and sliding windows: in this process's memory on one instance, in Redis when REDIS_URL is set so
  * several instances share the counters (and in memory again while Redis does not answer).
  */
 function bucketStore(): BucketStore {
   if (!store) {
     const { REDIS_URL } = useConfig()
-    if (REDIS_URL) store = checked = failoverBucketStore(redisBucketStore(REDIS_URL))
-    else store = memoryBucketStore()
+    const clock = testWindowClock()
+    if (REDIS_URL) store = checked = failoverBucketStore(redisBucketStore(REDIS_URL, clock), memoryBucketStore(clock))
+    else store = memoryBucketStore(clock)
   }
   return store
 }
@@ -54,4 +55,25 @@ export async function consumeToken(event: H3Event, name: string, key: string, ru
 /** Gives back the tokens a request took, when it turned out to be one the limit does not count. */
 export async function returnTokens(buckets: LimitBucket[]): Promise<void> {
   await bucketStore().giveBack(buckets)
+}
+
+/**
+ * Records this request in a sliding window under `entry` (unique to the request); throws 429 (with
+ * `retry-after`: until the oldest use leaves) when the window is full.
+ */
+export async function enterWindow(event: H3Event, window: LimitWindow, entry: string): Promise<void> {
+  const wait = await bucketStore().enter(window, entry)
+  if (wait === 0) return
+  setResponseHeader(event, 'retry-after', wait)
+  throw rateLimited(wait)
+}
+
+/** Takes a request's use back out of a window, when it turned out to be one the window does not count. */
+export async function leaveWindow(window: LimitWindow, entry: string): Promise<void> {
+  await bucketStore().leave(window, entry)
+}
+
+/** What a window holds now, for the admin. */
+export async function windowUse(window: LimitWindow): Promise<WindowUse> {
+  return bucketStore().use(window)
 }
