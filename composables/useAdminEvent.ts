@@ -22,7 +22,6 @@ export function useAdminEvent() {
   }
 
   async function load() {
-    void loadPinGuesses()
     try {
       // The admin view names the cover's id; the public one says where its image is.
       const [admin, info] = await Promise.all([
@@ -83,5 +82,5 @@ export function useAdminEvent() {
     void refreshCover()
   }
 
-  return { config, cover, loadError, pinGuesses, load, save, clearCover, coverChanged, rotateScreenKey }
+  return { config, cover, loadError, pinGuesses, load, loadPinGuesses, save, clearCover, coverChanged, rotateScreenKey }
 }
