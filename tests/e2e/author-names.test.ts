@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
-import { adminRecord, distinctJpeg } from '../support/seed'
+import { adminRecord, derivationSettled, distinctJpeg } from '../support/seed'
 import { uploadFile } from '../support/uploads'
 
 // docs/api.md, "Text fields": a name is one line wherever it is sent; a message keeps its lines.
@@ -15,6 +15,8 @@ describe('an author\'s name is stored on one line', () => {
     expect(confirm.status).toBe(200)
     const record = await adminRecord(server.url, server.cookie, init.id)
     expect([record.body.author, record.body.message]).toEqual(['Ana Maria', 'Linha 1\nLinha 2'])
+    // A photo is listed once its public images exist.
+    await derivationSettled(server.url)
     expect((await api(server.url, '/api/gallery?limit=100')).body.items.find((item: { id: string }) => item.id === init.id))
       .toMatchObject({ author: 'Ana Maria', message: 'Linha 1\nLinha 2' })
 
