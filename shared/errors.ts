@@ -25,6 +25,8 @@ export const ErrorCode = {
   // A guest's undo (DELETE /api/uploads/:id, docs/api.md): a token that is not this upload's, or a window that is over.
   UNDO_TOKEN_INVALID: 'UNDO_TOKEN_INVALID',
   UNDO_EXPIRED: 'UNDO_EXPIRED',
+  // A guest's edit of words the couple has changed (PATCH /api/uploads/:id, docs/api.md): theirs stay.
+  WORDS_LOCKED: 'WORDS_LOCKED',
   // The gallery's access (docs/api.md, "Who sees the gallery"): closed by its mode, behind a PIN,
   // a wrong PIN; downloads the couple has not allowed; a guest device's shots all taken.
   GALLERY_CLOSED: 'GALLERY_CLOSED',

@@ -16,12 +16,19 @@ export async function editOwnUpload(id: string, token: string | undefined, patch
     if (!row) throw notFound()
     if (row.confirmedAt) authorizeUndo(row, token, now)
     else if (!tokenMatches(row, token)) throw apiError(403, ErrorCode.UNDO_TOKEN_INVALID, 'Invalid undo token')
+    // An edit older than one already applied (overtaken on the way) leaves the newer words.
+    if (patch.revision !== undefined && patch.revision <= row.wordsRevision) return { id, author: row.author, message: row.message }
     const author = patch.author ?? row.author
     const message = patch.message ?? row.message
+    const wordsRevision = patch.revision ?? row.wordsRevision
     if (author !== row.author || message !== row.message) {
       await tx.update(uploads)
-        .set({ author, message, searchText: searchTextOf(author, message), updatedAt: now })
+        .set({ author, message, searchText: searchTextOf(author, message), wordsRevision, updatedAt: now })
         .where(eq(uploads.id, id))
+    }
+    else if (wordsRevision !== row.wordsRevision) {
+      // The same words, newer: an older edit still on its way must not replace them.
+      await tx.update(uploads).set({ wordsRevision }).where(eq(uploads.id, id))
     }
     return { id, author, message }
   })
