@@ -77,6 +77,12 @@ export const uploads = sqliteTable('uploads', {
    */
   undoTokenHash: text('undo_token_hash'),
   /**
+   * The revision of the sending device's last word edit that was applied (0: the words of init).
+   * Requests overtake each other on a slow network, and a reloaded page cannot call back the ones
+   * it had sent: an edit whose revision is not above this one is older than what is stored.
+   */
+  wordsRevision: integer('words_revision').notNull().default(0),
+  /**
    * The guest device that sent it (the random id in its signed `em_guest` cookie), for the
    * disposable-camera limit and "my photos"; null for uploads without the cookie.
    */

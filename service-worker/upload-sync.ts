@@ -89,7 +89,15 @@ async function sendOne(key: string, signal: AbortSignal): Promise<SyncOutcome> {
   if (!file) return 'skipped'
   const item: QueueItem = { ...record, file, phase: 'queued', sentBytes: 0, thumbUrl: null }
   const persist = async (current: QueueItem) => {
-    if (!(await store.loadRecord(current.key))) throw new RemovedMeanwhile()
+    const stored = await store.loadRecord(current.key)
+    if (!stored) throw new RemovedMeanwhile()
+    // Words a page gave the file meanwhile are newer than the ones read here: they stay (and an
+    // init still to come takes them); the page tells the server of them if init went before.
+    if ((stored.wordsRevision ?? 0) > (current.wordsRevision ?? 0)) {
+      current.author = stored.author
+      current.message = stored.message
+      current.wordsRevision = stored.wordsRevision
+    }
     await store.saveRecord(toRecord(current))
   }
   try {

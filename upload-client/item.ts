@@ -64,6 +64,7 @@ export function forgetUpload(item: QueueItem) {
   item.uploadType = null
   item.partsDone = []
   item.sentBytes = 0
+  item.wordsSent = null
 }
 
 /** What the browser's storage keeps of an item (no blob, no page state). */
@@ -74,5 +75,6 @@ export function toRecord(item: QueueItem): UploadRecord {
     submitted: item.submitted, uploadId: item.uploadId, uploadType: item.uploadType, partsDone: [...item.partsDone],
     done: item.done, status: item.status, error: item.error, errorFinal: item.errorFinal,
     hash: item.hash ?? null, duplicate: item.duplicate ?? false, undo: item.undo ? { ...item.undo } : null,
+    wordsRevision: item.wordsRevision ?? 0, wordsSent: item.wordsSent ? { ...item.wordsSent } : null, wordsLocked: item.wordsLocked ?? false,
   }
 }

@@ -51,6 +51,9 @@ export function markFailed(item: QueueItem, error: unknown, t: Messages): void {
  * another try may fix is not taken over: this sender tries. Answers whether the file is still to send.
  */
 export function catchUp(item: QueueItem, stored: UploadRecord): boolean {
+  // Another sender's init told the server the words it had then; the words typed here stay this page's.
+  if (stored.uploadId !== item.uploadId) item.wordsSent = stored.wordsSent ? { ...stored.wordsSent } : null
+  item.wordsLocked = item.wordsLocked || (stored.wordsLocked ?? false)
   item.uploadId = stored.uploadId
   item.uploadType = stored.uploadType
   item.partsDone = [...stored.partsDone]

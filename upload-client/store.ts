@@ -5,6 +5,9 @@ import type { PublicImages } from './public-images'
 import { UPLOAD_FILES_DB, UPLOAD_RECORDS_DB } from './store-names'
 import type { UndoGrant } from './undo'
 
+/** Words the server has taken from this device for a file, and the revision they had here (item-words.ts). */
+export interface SentWords { author: string, message: string, revision: number }
+
 /** What the queue remembers about one file across reloads, locked phones and lost connections. */
 export interface UploadRecord {
   /** Local key, made on this device. */
@@ -37,6 +40,12 @@ export interface UploadRecord {
   duplicate?: boolean
   /** This device's right to remove the upload for a while after its confirm. */
   undo?: UndoGrant | null
+  /** Orders this device's edits of `author` and `message` (item-words.ts); absent: the words given at pick. */
+  wordsRevision?: number
+  /** The words the server has taken from this device (init's, or an edit's), with their revision; null: none yet. */
+  wordsSent?: SentWords | null
+  /** The couple changed this upload's words: the server keeps theirs, and this device's edits stop. */
+  wordsLocked?: boolean
 }
 
 /**

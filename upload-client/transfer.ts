@@ -9,6 +9,7 @@ import { backoffDelay, isOffline, sleep } from './backoff'
 import { fingerprint, markDuplicate } from './duplicates'
 import { ClientCode } from './failures'
 import { bytesOfDoneParts, forgetUpload, missingParts, type ItemPhase, type QueueItem } from './item'
+import { wordsToSend } from './item-words'
 import { postJson, requestJson, type PutBlob } from './transport'
 import { grantUndo, openUndoWindow } from './undo'
 
@@ -116,23 +117,29 @@ async function retrying<T>({ item, env }: Trip, signal: AbortSignal, activePhase
 /** Null when the server already has these bytes (the item is then marked a duplicate). */
 async function init(trip: Trip): Promise<Destination | null> {
   const { item, signal, persist } = trip
-  const body = {
-    fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
-    contentType: item.contentType,
-    size: item.size,
-    // Videos and spoken guestbook messages (audio) declare their length.
-    ...(item.kind !== 'photo' && item.durationSec ? { durationSec: item.durationSec } : {}),
-    author: item.author,
-    message: item.message,
-    ...(item.hash ? { hash: item.hash } : {}),
-  }
-  const response = await retrying(trip, signal, 'sending', () => postJson<InitAnswer>('/api/uploads/init', body, signal))
+  // Each try carries the words as they are then: the guest may be typing while init retries.
+  let words = wordsToSend(item)
+  const response = await retrying(trip, signal, 'sending', () => {
+    words = wordsToSend(item)
+    return postJson<InitAnswer>('/api/uploads/init', {
+      fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
+      contentType: item.contentType,
+      size: item.size,
+      // Videos and spoken guestbook messages (audio) declare their length.
+      ...(item.kind !== 'photo' && item.durationSec ? { durationSec: item.durationSec } : {}),
+      author: words.author,
+      message: words.message,
+      ...(item.hash ? { hash: item.hash } : {}),
+    }, signal)
+  })
   if ('duplicate' in response) {
     markDuplicate(item, response.id)
     await persist(item)
     return null
   }
   grantUndo(item, response)
+  // Words typed while init was on its way are owed: the queue sends them next (item-words.ts).
+  item.wordsSent = words
   item.uploadId = response.id
   item.uploadType = response.upload.type
   item.partsDone = []

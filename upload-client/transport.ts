@@ -1,4 +1,5 @@
 import { ApiError, apiErrorOf } from '~/utils/api-error'
+import type { GuestUploadPatchResponse } from '#shared/schemas/upload'
 import { UNDO_TOKEN_HEADER } from '#shared/undo'
 import { abortError } from './abort'
 
@@ -154,8 +155,10 @@ export const putBlobByFetch: PutBlob = async (url, body, headers, onProgress, si
 
 /**
  * The sending device corrects the name and message of an upload it sent (`PATCH /api/uploads/:id`,
- * with its undo token): words typed after the bytes began to move still reach the upload.
+ * with its undo token): words typed after the bytes began to move still reach the upload. The
+ * revision orders the edits (0: words never edited here, sent without one).
  */
-export function patchSentUpload(uploadId: string, token: string, words: { author: string, message: string }, signal?: AbortSignal): Promise<unknown> {
-  return requestJson(`/api/uploads/${uploadId}`, { method: 'PATCH', body: words, headers: { [UNDO_TOKEN_HEADER]: token }, signal })
+export function patchSentUpload(uploadId: string, token: string, { author, message, revision }: { author: string, message: string, revision: number }, signal?: AbortSignal): Promise<GuestUploadPatchResponse> {
+  const body = { author, message, ...(revision > 0 ? { revision } : {}) }
+  return requestJson(`/api/uploads/${uploadId}`, { method: 'PATCH', body, headers: { [UNDO_TOKEN_HEADER]: token }, signal })
 }

@@ -12,12 +12,15 @@ import { bytesOfDoneParts, toRecord, type QueueItem } from '~/upload-client/item
 import { withItemLock } from '~/upload-client/item-lock'
 import { catchUp, isUnsent, markFailed, markSent, recordSent } from '~/upload-client/senders'
 import * as store from '~/upload-client/store'
-import { deleteSentUpload, patchSentUpload, postJson } from '~/upload-client/transport'
+import { createWordsSender, setItemWords, wordsEditable, wordsOwed, type Words } from '~/upload-client/item-words'
+import { deleteSentUpload, postJson } from '~/upload-client/transport'
 import { undoLeftMs } from '~/upload-client/undo'
 import { cleanText, type RefusedFile } from './words'
 
 /** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
 const FILE_CONCURRENCY = 2
+/** Words typed go to the server once typing pauses this long (or at once when a field is left). */
+const WORDS_PAUSE_MS = 600
 /** Finished rows from an earlier visit are forgotten after this long. */
 const FINISHED_KEPT_MS = 12 * 3600_000
 
@@ -53,7 +56,11 @@ export interface QueueState {
   resumedCount: Ref<number>
   restored: Ref<boolean>
   /** The name and message in the page's fields: files picked from now on take them. */
-  words: { author: string, message: string }
+  words: Words
+  /** The words the files a reload brought back carry, for the page's fields (null: none came back, or the guest typed first). */
+  restoredWords: Ref<Words | null>
+  /** The guest gave the page words already (typed, or picked with them): a restore does not replace them. */
+  wordsGiven: boolean
 }
 
 /**
@@ -63,14 +70,12 @@ export interface QueueState {
  * demand by useUploadQueue: a first visit that picks nothing never fetches it.
  */
 export function createQueueRunner(state: QueueState, t: Messages) {
-  const { items, storageOk, resumedCount, restored, words } = state
+  const { items, storageOk, resumedCount, restored, words, restoredWords } = state
   const controllers = new Map<string, AbortController>()
   const running = new Set<string>()
   const removed = new Set<string>()
   let started = false
   const pickedTwice = pickedTwiceCheck(() => items.value, running)
-  /** Files whose words changed while their init may have been on its way: told again once sent. */
-  const wordsChangedMeanwhile = new Set<string>()
   /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
   const pickedFiles = new Map<string, string>()
   const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
@@ -78,6 +83,23 @@ export function createQueueRunner(state: QueueState, t: Messages) {
   async function persist(item: QueueItem) {
     if (removed.has(item.key)) return
     await store.saveRecord(toRecord(item))
+    // Words the server lacks (typed while init was on its way, say) follow at the next pause.
+    if (wordsOwed(item)) scheduleWords()
+  }
+
+  const sendWords = createWordsSender({ persist, gone: item => removed.has(item.key) })
+  let wordsTimer: ReturnType<typeof setTimeout> | undefined
+
+  /** Each file's latest words to the server, now (one request at a time per file: item-words.ts). */
+  function flushWords() {
+    clearTimeout(wordsTimer)
+    for (const item of items.value) sendWords(item)
+  }
+
+  /** The same once typing pauses: a request per key would only queue up behind each other. */
+  function scheduleWords() {
+    clearTimeout(wordsTimer)
+    wordsTimer = setTimeout(flushWords, WORDS_PAUSE_MS)
   }
 
   function find(key: string): QueueItem | undefined {
@@ -127,7 +149,6 @@ export function createQueueRunner(state: QueueState, t: Messages) {
     item.error = null
     try {
       await withItemLock(item.key, () => send(item, controller.signal), { signal: controller.signal })
-      if (wordsChangedMeanwhile.delete(item.key)) await sendWords(item)
     }
     catch (error) {
       if (!isAbort(error)) {
@@ -199,9 +220,19 @@ export function createQueueRunner(state: QueueState, t: Messages) {
       void attachThumbnail(item)
     }
     resumedCount.value = resumed
+    // The fields show the words of the files that came back (the newest's), unless the guest
+    // already typed or picked with others: a reload leaves every file's words as they were.
+    const newest = items.value.filter(item => wordsEditable(item)).at(-1)
+    if (newest && !state.wordsGiven) {
+      words.author = newest.author
+      words.message = newest.message
+      restoredWords.value = { author: newest.author, message: newest.message }
+    }
     restored.value = true
     if (isOffline()) syncIfUnsent()
     pump()
+    // Words the server did not take before the reload (an edit cut short) go now.
+    flushWords()
   }
 
   /** Once: brings back what an earlier visit left and listens for what moves the queue on. */
@@ -224,6 +255,8 @@ export function createQueueRunner(state: QueueState, t: Messages) {
       }
       else {
         syncIfUnsent()
+        // Put away mid-word: what is typed goes now, not after a pause the phone may sleep through.
+        flushWords()
       }
     })
     window.addEventListener('pagehide', syncIfUnsent)
@@ -274,31 +307,15 @@ export function createQueueRunner(state: QueueState, t: Messages) {
     return refused
   }
 
-  /** Tells the server this file's words, while this device may still (its undo window); best effort. */
-  async function sendWords(item: QueueItem) {
-    if (!item.uploadId || !item.undo || item.duplicate || (item.done && undoLeftMs(item) === 0)) return
-    try {
-      await patchSentUpload(item.uploadId, item.undo.token, { author: item.author, message: item.message })
-    }
-    catch {
-      // The photo is what matters: words that could not follow it are not worth a failure row.
-    }
-  }
-
   /**
-   * The page's name and message changed (they are in `words` already): the files on the page
-   * that this device can still change take them too, through init if it has not gone yet, else
-   * an edit with the upload's undo token while its window lasts.
+   * The page's name and message changed (they are in `words` already): every file on the page
+   * whose words this device may still change takes them, kept in the browser at once (a reload
+   * finds them). The server hears of them through init if it has not gone yet, else through an
+   * edit once typing pauses (or at once with `flushWords`, when a field is left).
    */
   function applyWords() {
     for (const item of items.value) {
-      if (item.duplicate || item.errorFinal || (item.done && undoLeftMs(item) === 0)) continue
-      if (item.author === words.author && item.message === words.message) continue
-      item.author = words.author
-      item.message = words.message
-      void persist(item)
-      if (item.uploadId) void sendWords(item)
-      else if (running.has(item.key)) wordsChangedMeanwhile.add(item.key)
+      if (wordsEditable(item) && setItemWords(item, words)) void persist(item)
     }
   }
 
@@ -365,7 +382,7 @@ export function createQueueRunner(state: QueueState, t: Messages) {
     }
   }
 
-  return { start, prepare: loadUploadEngine, addFiles, applyWords, cancel, retry, clearFinished, removeSent }
+  return { start, prepare: loadUploadEngine, addFiles, applyWords, flushWords, cancel, retry, clearFinished, removeSent }
 }
 
 export type QueueRunner = ReturnType<typeof createQueueRunner>

@@ -4,6 +4,7 @@ import type { EventLimits } from '#shared/media/checks'
 import { useMessages } from '../useMessages'
 import { isOffline } from '~/upload-client/backoff'
 import type { QueueItem } from '~/upload-client/item'
+import type { Words } from '~/upload-client/item-words'
 import { UPLOAD_RECORDS_DB } from '~/upload-client/store-names'
 import { summarize } from '~/upload-client/summary'
 import type { QueueRunner, QueueState } from './queue-runner'
@@ -46,6 +47,8 @@ function createQueue() {
     resumedCount: ref(0),
     restored: ref(false),
     words: { author: '', message: '' },
+    restoredWords: ref<Words | null>(null),
+    wordsGiven: false,
   }
   const { items, storageOk, resumedCount, restored, words } = state
   const online = ref(true)
@@ -108,13 +111,20 @@ function createQueue() {
   }
 
   /**
-   * The page's name and message changed: files picked from now on take them, and so do the files
-   * already on the page that this device can still change (the runner's applyWords).
+   * The guest typed in the page's name or message (called at each key): files picked from now on
+   * take them, and so do the files already on the page that this device can still change (the
+   * runner's applyWords, which keeps them at once and tells the server once typing pauses).
    */
   function setWords(author: string, message: string) {
+    state.wordsGiven = true
     words.author = cleanText(author, AUTHOR_MAX_LENGTH)
     words.message = cleanText(message, MESSAGE_MAX_LENGTH)
     if (items.value.length) void loadRunner().then(loaded => loaded.applyWords()).catch(() => undefined)
+  }
+
+  /** The guest left a field: its words go to the server now, without waiting for a pause. */
+  function sendWords() {
+    if (items.value.length) void loadRunner().then(loaded => loaded.flushWords()).catch(() => undefined)
   }
 
   /** Rows exist only once the runner made them, so these calls find it loaded. */
@@ -161,8 +171,8 @@ function createQueue() {
   }
 
   return {
-    items, online, storageOk, resumedCount, restored, busy, allDone, doneCount, alreadyCount, awaitingApproval, summary, stalled,
-    start, prepare, addFiles, setWords, cancel, retry, clearFinished, removeSent,
+    items, words, online, storageOk, resumedCount, restored, restoredWords: state.restoredWords, busy, allDone, doneCount, alreadyCount, awaitingApproval, summary, stalled,
+    start, prepare, addFiles, setWords, sendWords, cancel, retry, clearFinished, removeSent,
   }
 }
 

@@ -84,6 +84,8 @@ export const en = {
     cancelShort: 'Cancel',
     retryShort: 'Try again',
     progress: (name: string) => `Progress of ${name}`,
+    /** The name the gallery shows for a file (the server's), an empty one as the gallery says it. */
+    inGalleryAs: (author: string) => `In the gallery as ${author || 'Guest'}`,
     video: 'Video',
     removeConfirm: (name: string) => `Remove ${name} from the gallery? Nobody will see this file any more.`,
     removed: (name: string) => `${name} was removed from the gallery.`,

@@ -84,6 +84,8 @@ export const es = {
     cancelShort: 'Cancelar',
     retryShort: 'Intentar de nuevo',
     progress: (name: string) => `Progreso de ${name}`,
+    /** The name the gallery shows for a file (the server's), an empty one as the gallery says it. */
+    inGalleryAs: (author: string) => `En la galería como ${author || 'Invitado'}`,
     video: 'Video',
     removeConfirm: (name: string) => `¿Quitar ${name} de la galería? Nadie más va a ver este archivo.`,
     removed: (name: string) => `${name} se quitó de la galería.`,

@@ -87,6 +87,8 @@ export const ptBR = {
     cancelShort: 'Cancelar',
     retryShort: 'Tentar de novo',
     progress: (name: string) => `Progresso de ${name}`,
+    /** The name the gallery shows for a file (the server's), an empty one as the gallery says it. */
+    inGalleryAs: (author: string) => `Na galeria como ${author || 'Convidado'}`,
     video: 'Vídeo',
     photo: 'Foto',
   },

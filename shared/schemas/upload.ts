@@ -28,6 +28,11 @@ export type InitUploadBody = z.infer<typeof initUploadSchema>
 export const guestUploadPatchSchema = z.strictObject({
   author: authorNameSchema,
   message: guestText(MESSAGE_MAX_LENGTH),
+  /**
+   * The edit's place among the device's edits of these words (increasing, e.g. its clock in ms):
+   * an edit whose revision is not above the last applied one arrived late and changes nothing.
+   */
+  revision: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
 }).partial()
 
 export type GuestUploadPatch = z.infer<typeof guestUploadPatchSchema>

@@ -24,13 +24,22 @@ export async function editOwnUpload(id: string, token: string | undefined, patch
     if (row.wordsLocked) {
       throw apiError(409, ErrorCode.WORDS_LOCKED, 'Words locked', { author: row.author, message: row.message })
     }
+    // An edit older than one already applied (overtaken on the way) leaves the newer words.
+    if (patch.revision !== undefined && patch.revision <= row.wordsRevision) {
+      return { id, status: row.status, author: row.author, message: row.message }
+    }
     const author = patch.author ?? row.author
     const message = patch.message ?? row.message
-    if (author === row.author && message === row.message) return { id, status: row.status, author, message }
+    const wordsRevision = patch.revision ?? row.wordsRevision
+    if (author === row.author && message === row.message) {
+      // The same words, newer: an older edit still on its way must not replace them.
+      if (wordsRevision !== row.wordsRevision) await tx.update(uploads).set({ wordsRevision }).where(eq(uploads.id, id))
+      return { id, status: row.status, author, message }
+    }
     const settings = await tx.select({ moderation: eventSettings.moderation }).from(eventSettings).get()
     const status = statusAfterGuestEdit(row, settings?.moderation ?? EVENT_DEFAULTS.moderation)
     await tx.update(uploads)
-      .set({ author, message, status, searchText: searchTextOf(author, message), updatedAt: now })
+      .set({ author, message, status, searchText: searchTextOf(author, message), wordsRevision, updatedAt: now })
       .where(eq(uploads.id, id))
     return { id, status, author, message }
   })

@@ -38,6 +38,13 @@ export interface TestProxy {
    * behind a working Wi-Fi, or a captive portal; false forwards again, and cuts what it held.
    */
   hang(hanging: boolean): void
+  /**
+   * Holds some requests back before the server sees them, as a slow, busy server would: `delayOf`
+   * answers how long (ms) for each, 0 or nothing to forward at once. The body is read whole first and
+   * the request goes on even if the browser has gone meanwhile (a reload): the server got it, and
+   * answers late.
+   */
+  setDelay(delayOf: ((request: SeenRequest) => number) | null): void
   /** PUTs of part `n` the server answered with 200. */
   partsStored(): Map<number, number>
   stop(): Promise<void>
@@ -76,6 +83,7 @@ export async function startProxy(target: string): Promise<TestProxy> {
   const valve: Valve = { rate: 0, held: false, waiting: new Set() }
   let failures: PartFailure[] = []
   let hanging = false
+  let delayOf: ((request: SeenRequest) => number) | null = null
   const held = new Set<ServerResponse>()
   const port = await freePort()
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -113,6 +121,25 @@ export async function startProxy(target: string): Promise<TestProxy> {
       req.on('end', () => {
         res.writeHead(failure.fail as number, { 'content-type': 'application/xml', 'connection': 'close' })
         res.end('<Error><Code>ServiceUnavailable</Code></Error>')
+      })
+      return
+    }
+    const delay = delayOf?.(entry) ?? 0
+    if (delay > 0) {
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', () => {
+        const body = Buffer.concat(chunks)
+        entry.body = body.toString('utf8')
+        setTimeout(() => {
+          const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+            entry.status = answer.statusCode ?? null
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            answer.pipe(res)
+          })
+          forward.on('error', () => res.destroy())
+          forward.end(body)
+        }, delay)
       })
       return
     }
@@ -162,6 +189,9 @@ export async function startProxy(target: string): Promise<TestProxy> {
       if (hanging) return
       for (const res of held) res.destroy()
       held.clear()
+    },
+    setDelay(next) {
+      delayOf = next
     },
     failParts(next) {
       failures = next.map(failure => ({ ...failure }))

@@ -1,0 +1,1 @@
+ALTER TABLE `uploads` ADD `words_revision` integer DEFAULT 0 NOT NULL;
