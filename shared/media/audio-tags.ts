@@ -7,20 +7,30 @@
  * (shared/media/video-location.ts), which confirm runs on MP4 and Matroska as for a video.
  *
  * - MP4 (`audio/mp4`): the `udta` and `meta` boxes (top level, in `moov`, in each `trak`) become
- *   `free` boxes of the same size. A track whose handler is `vide` makes the file a video.
+ *   `free` boxes of the same size, their content zeroed (`ilst` with its title and comment inside).
+ *   A track whose handler is `vide` makes the file a video.
  * - Matroska/WebM (`audio/webm`): `Tags`, and `Title` in `Info` and `Name` in each track, become
  *   `Void` elements of the same size. A track of type 1 (video) makes the file a video.
  * - MP3 and raw AAC: an ID3v2 tag at the start keeps its header and becomes all padding; an ID3v1
- *   tag at the end keeps its `TAG` mark, its fields emptied.
+ *   tag at the end keeps its `TAG` mark, its fields emptied; an APEv2 tag at the end keeps its
+ *   header and footer, its items zeroed.
  * - Ogg (`audio/ogg`): the comment list of Opus's `OpusTags` or of Vorbis's comment header is
  *   emptied (count 0, then zero padding, which both formats allow) and the page's checksum written
  *   again (the vendor string, the encoder's name, is not the guest's).
  *
- * The duration is read where the container says it (MP4 `mvhd`, Matroska `Info/Duration`); a
- * browser's recording often has none (MediaRecorder's WebM), and then it stays unknown.
+ * The bytes must be a stream of the family, and its duration is read from them: MP4 `mvhd` (or a
+ * fragmented file's `mehd`); Matroska's `Info/Duration` and its last cluster's end, the longer
+ * (matroska-duration.ts; a browser's WebM recording has no `Duration`); Ogg's pages, every one
+ * whole with its checksum, and the last granule position (ogg-pages.ts); MP3 and ADTS frames, at
+ * least three chained, counted over the whole file (audio-frames.ts). Only an MP4 or Matroska file
+ * that states no length anywhere has an unknown duration (null).
  */
 
 import { readMp4Duration } from './mp4-duration'
+import { readElement, readUint, type Element } from './ebml'
+import { readAdtsAudio, readMpegAudio } from './audio-frames'
+import { readMatroskaDuration } from './matroska-duration'
+import { oggCrc, readOggStream } from './ogg-pages'
 
 export type AudioFamily = 'webm' | 'mp4' | 'ogg' | 'mpeg' | 'aac'
 
@@ -81,8 +91,10 @@ function walkMp4(bytes: Uint8Array, from: number, to: number, path: string, walk
     }
     if (size < header || offset + size > to) return false
     if (MP4_TAG_BOXES.has(type)) {
-      // Same size, new type: players skip a `free` box, and nothing else moves.
+      // Same size, new type: players skip a `free` box, and nothing else moves. Its content is
+      // zeroed too: a renamed box would still hand the title to anyone reading the bytes.
       bytes.set([0x66, 0x72, 0x65, 0x65], offset + 4)
+      bytes.fill(0, offset + header, offset + size)
       walk.blanked.push(`${path}${type}`)
     }
     else if (type === 'hdlr' && path.endsWith('mdia/') && size >= header + 12) {
@@ -100,39 +112,12 @@ function walkMp4(bytes: Uint8Array, from: number, to: number, path: string, walk
 
 const EBML = {
   header: 0x1A45DFA3, segment: 0x18538067, info: 0x1549A966, tracks: 0x1654AE6B, trackEntry: 0xAE,
-  trackType: 0x83, name: 0x536E, title: 0x7BA9, duration: 0x4489, timecodeScale: 0x2AD7B1,
+  trackType: 0x83, name: 0x536E, title: 0x7BA9,
   tags: 0x1254C367, cluster: 0x1F43B675, void: 0xEC,
 } as const
 /** Elements that sit directly in a Segment: one of them ends a Cluster of unknown size. */
 const SEGMENT_CHILDREN = new Set([0x114D9B74, EBML.info, EBML.tracks, EBML.tags, EBML.cluster, 0x1C53BB6B, 0x1941A469, 0x1043A770])
 const MAX_EBML_ELEMENTS = 200_000
-
-interface Element { id: number, start: number, dataStart: number, dataEnd: number, unknownSize: boolean }
-
-function readVint(bytes: Uint8Array, at: number, keepMarker: boolean): { value: number, length: number, allOnes: boolean } | null {
-  const first = bytes[at]
-  if (first === undefined || first === 0) return null
-  const length = Math.clz32(first) - 23
-  if (at + length > bytes.length) return null
-  let value = keepMarker ? first : first & (0xFF >> length)
-  let allOnes = value === (0xFF >> length)
-  for (let i = 1; i < length; i++) {
-    value = value * 256 + bytes[at + i]!
-    if (bytes[at + i] !== 0xFF) allOnes = false
-  }
-  return { value, length, allOnes }
-}
-
-function readElement(bytes: Uint8Array, at: number, end: number): Element | null {
-  const id = readVint(bytes, at, true)
-  if (!id || id.length > 4) return null
-  const size = readVint(bytes, at + id.length, false)
-  if (!size) return null
-  const dataStart = at + id.length + size.length
-  const dataEnd = size.allOnes ? end : dataStart + size.value
-  if (dataEnd > end) return null
-  return { id: id.value, start: at, dataStart, dataEnd, unknownSize: size.allOnes }
-}
 
 /** Rewrites the element at [start, end) as a Void element of the same length, its content zeroed. */
 function voidElement(bytes: Uint8Array, start: number, end: number): void {
@@ -149,20 +134,7 @@ function voidElement(bytes: Uint8Array, start: number, end: number): void {
   for (let i = 0; i < 7; i++) bytes[start + 8 - i] = Math.floor(data / 256 ** i) % 256
 }
 
-function readUint(bytes: Uint8Array, element: Element): number {
-  let value = 0
-  for (let i = element.dataStart; i < element.dataEnd; i++) value = value * 256 + bytes[i]!
-  return value
-}
-
-function readFloat(bytes: Uint8Array, element: Element): number | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + element.dataStart, element.dataEnd - element.dataStart)
-  if (view.byteLength === 4) return view.getFloat32(0)
-  if (view.byteLength === 8) return view.getFloat64(0)
-  return null
-}
-
-interface MatroskaWalk { blanked: string[], video: boolean, duration: number | null, timecodeScale: number, elements: number }
+interface MatroskaWalk { blanked: string[], video: boolean, elements: number }
 
 function* children(bytes: Uint8Array, from: number, to: number, walk: MatroskaWalk): Generator<Element> {
   let offset = from
@@ -196,8 +168,6 @@ function walkMatroska(bytes: Uint8Array, walk: MatroskaWalk): void {
           voidElement(bytes, child.start, child.dataEnd)
           walk.blanked.push('Info/Title')
         }
-        else if (child.id === EBML.duration) walk.duration = readFloat(bytes, child)
-        else if (child.id === EBML.timecodeScale) walk.timecodeScale = readUint(bytes, child)
       }
     }
     else if (element.id === EBML.tracks) {
@@ -228,7 +198,7 @@ function walkMatroska(bytes: Uint8Array, walk: MatroskaWalk): void {
   }
 }
 
-// ---- ID3 (MP3, AAC) -----------------------------------------------------------------------------
+// ---- ID3 and APE (MP3, AAC) -----------------------------------------------------------------------------
 
 function blankId3(bytes: Uint8Array, blanked: string[]): void {
   if (bytes.length >= 10 && text(bytes, 0, 3) === 'ID3') {
@@ -239,29 +209,33 @@ function blankId3(bytes: Uint8Array, blanked: string[]): void {
     blanked.push('ID3v2')
   }
   const tail = bytes.length - 128
+  let end = bytes.length
   if (tail >= 0 && text(bytes, tail, 3) === 'TAG') {
     bytes.fill(0, tail + 3, bytes.length)
     blanked.push('ID3v1')
+    end = tail
   }
+  blankApeTag(bytes, end, blanked)
+}
+
+/**
+ * An APEv2 tag at the end (before an ID3v1 tag, if any), as ffmpeg's ADTS muxer and some MP3
+ * taggers write it: its items are zeroed and its header and footer say it holds none.
+ */
+function blankApeTag(bytes: Uint8Array, end: number, blanked: string[]): void {
+  const footer = end - 32
+  if (footer < 0 || text(bytes, footer, 8) !== 'APETAGEX') return
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const items = footer - (view.getUint32(footer + 12, true) - 32)
+  if (items < 0 || items > footer) return
+  bytes.fill(0, items, footer)
+  view.setUint32(footer + 16, 0, true)
+  const header = items - 32
+  if (header >= 0 && text(bytes, header, 8) === 'APETAGEX') view.setUint32(header + 16, 0, true)
+  blanked.push('APEv2')
 }
 
 // ---- Ogg (Opus, Vorbis) --------------------------------------------------------------------------------
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let i = 0; i < 256; i++) {
-    let r = i << 24
-    for (let j = 0; j < 8; j++) r = (r & 0x80000000) ? ((r << 1) ^ 0x04C11DB7) : (r << 1)
-    table[i] = r >>> 0
-  }
-  return table
-})()
-
-function oggCrc(page: Uint8Array): number {
-  let crc = 0
-  for (const byte of page) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) & 0xFF) ^ byte]!) >>> 0
-  return crc
-}
 
 /** Where each whole packet starting on this page lies in it (a packet carried on to the next page is `open`). */
 function packetsOfPage(bytes: Uint8Array, offset: number, segments: number, data: number): { start: number, end: number, open: boolean }[] {
@@ -348,7 +322,7 @@ export async function cleanAudioTags(original: Uint8Array, contentType: string):
     durationSec = await readMp4Duration(async (start, end) => original.subarray(start, end), original.length)
   }
   else if (family === 'webm') {
-    const walk: MatroskaWalk = { blanked, video: false, duration: null, timecodeScale: 1_000_000, elements: 0 }
+    const walk: MatroskaWalk = { blanked, video: false, elements: 0 }
     try {
       walkMatroska(bytes, walk)
     }
@@ -356,12 +330,18 @@ export async function cleanAudioTags(original: Uint8Array, contentType: string):
       return { ok: false, reason: 'unreadable' }
     }
     if (walk.video) return { ok: false, reason: 'not-audio' }
-    if (walk.duration !== null && walk.duration > 0) durationSec = (walk.duration * walk.timecodeScale) / 1e9
+    durationSec = await readMatroskaDuration(async (start, end) => original.subarray(start, end), original.length)
   }
   else if (family === 'ogg') {
+    const stream = readOggStream(original)
+    if (!stream.ok) return stream
+    durationSec = stream.durationSec
     if (!blankOggComments(bytes, blanked)) return { ok: false, reason: 'unreadable' }
   }
   else {
+    const stream = family === 'mpeg' ? readMpegAudio(original) : readAdtsAudio(original)
+    if (!stream.ok) return { ok: false, reason: 'unreadable' }
+    durationSec = stream.durationSec
     blankId3(bytes, blanked)
   }
   return { ok: true, bytes, changed: blanked.length > 0, blanked, durationSec }

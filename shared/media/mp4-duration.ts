@@ -42,7 +42,19 @@ async function findBox(read: ByteReader, type: string, from: number, to: number)
   return null
 }
 
-/** Seconds, or null when the file is not an MP4/QuickTime file with a readable `mvhd`. */
+/** The fragment duration of `moov/mvex/mehd`, in the movie's timescale, or null. */
+async function readMehd(read: ByteReader, moov: BoxHeader): Promise<number | null> {
+  const mvex = await findBox(read, 'mvex', moov.start + moov.headerSize, moov.start + moov.size)
+  if (!mvex) return null
+  const mehd = await findBox(read, 'mehd', mvex.start + mvex.headerSize, mvex.start + mvex.size)
+  if (!mehd) return null
+  const body = await read(mehd.start + mehd.headerSize, mehd.start + Math.min(mehd.size, mehd.headerSize + 12))
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
+  if (body[0] === 1 && body.length >= 12) return Number(view.getBigUint64(4))
+  return body.length >= 8 ? view.getUint32(4) : null
+}
+
+/** Seconds, or null when the file is not an MP4/QuickTime file with a readable `mvhd` (or, fragmented, `mehd`). */
 export async function readMp4Duration(read: ByteReader, fileSize: number): Promise<number | null> {
   try {
     const moov = await findBox(read, 'moov', 0, fileSize)
@@ -65,6 +77,8 @@ export async function readMp4Duration(read: ByteReader, fileSize: number): Promi
     else {
       return null
     }
+    // A fragmented file (a recorder's) may leave mvhd at zero and state its length in mvex/mehd.
+    if (duration === 0) duration = await readMehd(read, moov) ?? 0
     // All ones means "unknown" in the format; zero timescale would divide by zero.
     if (!timescale || duration === 0xFFFFFFFF || !Number.isFinite(duration / timescale)) return null
     const seconds = duration / timescale

@@ -37,7 +37,8 @@
  * (`metadata-too-large`). At most `maxElements` box or element headers are read, and containers
  * nest at most MAX_DEPTH deep (`too-complex`).
  */
-import type { ByteReader } from './mp4-duration'
+import { readMp4Duration, type ByteReader } from './mp4-duration'
+import { readMatroskaDuration } from './matroska-duration'
 import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
 
 export type { ByteReader } from './mp4-duration'
@@ -63,7 +64,7 @@ export type VideoContainer = 'mp4' | 'matroska'
 export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large' | 'too-complex' | 'location-track'
 
 export type LocationScan
-  = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[] }
+  = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[], durationSec?: number | null }
     | { ok: false, reason: LocationScanFailure }
 
 export interface LocationScanOptions {
@@ -82,6 +83,11 @@ export interface LocationScanOptions {
   maxWindow?: number
   /** A file of at most this many bytes is read whole, in one read. */
   wholeFileBelow?: number
+  /**
+   * Also read how long the video plays (`durationSec`, null when its container states no length):
+   * through the same windows, so that on S3 the `moov` the scan fetched answers `mvhd` too.
+   */
+  measureDuration?: boolean
 }
 
 export const LOCATION_SCAN_LIMITS = {
@@ -232,11 +238,23 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
     const found = new Findings(limits.maxMetadataBytes)
     if (container === 'matroska') await scanMatroska(file, found)
     else await scanMp4(file, found)
-    return { ok: true, container, patches: found.sortedPatches(), removed: found.removed }
+    const scan = { ok: true as const, container, patches: found.sortedPatches(), removed: found.removed }
+    return options.measureDuration ? { ...scan, durationSec: await durationOf(container, windowed, size) } : scan
   }
   catch (error) {
     if (error instanceof ScanStop) return { ok: false, reason: error.reason }
     if (error instanceof ReadBudgetExceeded) return { ok: false, reason: 'too-complex' }
+    throw error
+  }
+}
+
+/** The length a scanned video states, read through the scan's windows (a spent read budget: unknown). */
+async function durationOf(container: VideoContainer, read: ByteReader, size: number): Promise<number | null> {
+  try {
+    return container === 'matroska' ? await readMatroskaDuration(read, size) : await readMp4Duration(read, size)
+  }
+  catch (error) {
+    if (error instanceof ReadBudgetExceeded) return null
     throw error
   }
 }

@@ -31,13 +31,14 @@ export function mp4(size: number, brand = 'isom'): Buffer {
     Buffer.from('isomiso2avc1mp41'),
   ])
   ftyp.copy(bytes, 0)
-  // A moov holding only its movie header (1 s at 1000 units a second): the box structure confirm
-  // walks to find a recorded position, which a video without one is refused for.
+  // A moov holding only its movie header (3 s at 1000 units a second, what the seeds declare):
+  // the box structure confirm walks to find a recorded position, which a video without one is
+  // refused for, and the length confirm keeps.
   const mvhd = Buffer.alloc(108)
   mvhd.writeUInt32BE(108, 0)
   mvhd.write('mvhd', 4)
   mvhd.writeUInt32BE(1000, 20)
-  mvhd.writeUInt32BE(1000, 24)
+  mvhd.writeUInt32BE(3000, 24)
   mvhd.writeUInt32BE(0x00010000, 28)
   mvhd.writeUInt16BE(0x0100, 32)
   Buffer.concat([Buffer.from([0, 0, 0, 116]), Buffer.from('moov'), mvhd]).copy(bytes, 32)

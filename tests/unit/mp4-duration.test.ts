@@ -44,6 +44,15 @@ describe('readMp4Duration', () => {
     expect(await duration(file)).toBe(4242)
   })
 
+  it('reads a fragmented file\'s length from mvex/mehd when its mvhd says 0 (as recorders write it)', async () => {
+    const mvhd = new Uint8Array(4 + 16)
+    new DataView(mvhd.buffer).setUint32(4 + 8, 1000)
+    const mehd = new Uint8Array(8)
+    new DataView(mehd.buffer).setUint32(4, 400_000)
+    const file = concat(box('ftyp', new TextEncoder().encode('isom')), box('moov', concat(box('mvhd', mvhd), box('mvex', box('mehd', mehd)))), box('moof', new Uint8Array(8)))
+    expect(await duration(file)).toBe(400)
+  })
+
   it('answers null for bytes that are not an MP4, a truncated file and a zero timescale', async () => {
     expect(await duration(new TextEncoder().encode('<html>not a video</html>'))).toBeNull()
     expect(await duration(clip.subarray(0, 200))).toBeNull()

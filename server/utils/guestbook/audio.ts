@@ -4,7 +4,7 @@ import { ErrorCode } from '#shared/errors'
 /**
  * A spoken guestbook message at init: the event accepts them (`allowAudio`), its duration is
  * declared, and within `maxAudioDurationSec`. Confirm checks the duration again where the
- * container says it (shared/media/audio-container.ts).
+ * bytes say it (shared/media/audio-tags.ts).
  */
 export function assertAudioAcceptable(body: { size: number, durationSec?: number | null }, settings: Pick<EventSettingsRow, 'allowAudio' | 'maxAudioDurationSec'>): void {
   const { durationSec } = body

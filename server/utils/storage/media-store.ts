@@ -17,10 +17,11 @@ export interface StoredPart {
 }
 
 /**
- * What blanking a video's recorded position found: what it blanked, or why the file cannot be read
- * (then nothing was written, and confirm refuses the upload).
+ * What blanking a video's recorded position found: what it blanked and how long the video plays
+ * (`durationSec`, null when its container states no length), or why the file cannot be read (then
+ * nothing was written, and confirm refuses the upload).
  */
-export type VideoLocationOutcome = { ok: true, removed: string[] } | { ok: false, reason: LocationScanFailure }
+export type VideoLocationOutcome = { ok: true, removed: string[], durationSec?: number | null } | { ok: false, reason: LocationScanFailure }
 
 /**
  * A move out of staging (`MediaStore.promote`). `found` is false when neither the staged nor the

@@ -20,6 +20,7 @@ import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
 import { acceptPoster } from './posters'
 import { sniffedAudioMatches } from '#shared/media/audio-tags'
 import { cleanServedAudio } from '../guestbook/audio-confirm'
+import { checkVideoDuration } from './video-duration'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -81,6 +82,7 @@ async function sniff(key: string): Promise<string | undefined> {
  * them; the stored object must be there (else 409, the guest may send it again), of the declared
  * size and, by its first bytes, of the declared kind (else it goes with its record: 422); the
  * declared hash must be the bytes' where the driver can prove it (duplicates.ts); a video's
+ * length is read from its bytes and kept, and one too long is refused (video-duration.ts); a video's
  * recorded position is blanked (phones write it into the file; the upload page blanks it before
  * sending, but an old page, a script or a file the page could not read may still carry it), and a
  * video with no readable box structure is refused (422); a video's poster frame is kept if it is a
@@ -123,10 +125,14 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
     if (!location.ok) await refuse(row, object.size, detectedType, location.reason)
   }
 
-  // Guestbook: a spoken message's tags and position blanked, its duration checked again (guestbook/audio-confirm.ts).
+  // A video's or spoken message's length is the bytes' (the declared one only passed init).
+  let { durationSec } = row
+  if (row.kind === 'video') durationSec = await checkVideoDuration(row, location?.ok ? location.durationSec : null)
+  // Guestbook: a spoken message's tags and position blanked, its stream and duration checked (guestbook/audio-confirm.ts).
   if (row.kind === 'audio') {
-    const audioProblem = await cleanServedAudio(row, object.size)
-    if (audioProblem) await refuse(row, object.size, detectedType, audioProblem)
+    const audio = await cleanServedAudio(row, object.size)
+    if ('problem' in audio) await refuse(row, object.size, detectedType, audio.problem)
+    else durationSec = audio.durationSec
   }
 
   const posterKey = await acceptPoster(row)
@@ -135,7 +141,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning()
   if (!confirmed) {

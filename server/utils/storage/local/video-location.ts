@@ -51,22 +51,22 @@ export async function writePatchesInPlace(path: string, patches: readonly BytePa
 }
 
 export type LocalLocationStrip
-  = | { ok: true, removed: string[], patches: BytePatch[] }
+  = | { ok: true, removed: string[], patches: BytePatch[], durationSec: number | null }
     | { ok: false, reason: LocationScanFailure }
 
 /**
  * Confirm's one call on the local driver: scans the video at `path` and blanks what carries a
- * location, in place and synced. When it cannot be read (`ok: false`) the file is left untouched:
+ * location, in place and synced, and reads how long it plays. When it cannot be read (`ok: false`) the file is left untouched:
  * the caller refuses the upload.
  */
 export async function stripVideoLocationInFile(path: string, contentType: string, options: LocationScanOptions = {}): Promise<LocalLocationStrip> {
   const handle = await open(path, 'r+')
   try {
     const { size } = await handle.stat()
-    const scan = await scanVideoLocation(fileHandleReader(handle), size, { container: containerOfContentType(contentType), ...options })
+    const scan = await scanVideoLocation(fileHandleReader(handle), size, { container: containerOfContentType(contentType), measureDuration: true, ...options })
     if (!scan.ok) return scan
     if (scan.patches.length) await writeAll(handle, scan.patches)
-    return { ok: true, removed: scan.removed, patches: scan.patches }
+    return { ok: true, removed: scan.removed, patches: scan.patches, durationSec: scan.durationSec ?? null }
   }
   finally {
     await handle.close()

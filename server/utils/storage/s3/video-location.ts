@@ -260,12 +260,13 @@ async function streamedCopy(s3: S3Bucket, key: string, copy: PatchedCopy, patche
 }
 
 export type S3LocationStrip
-  = | { ok: true, removed: string[], patches: BytePatch[], method: PatchedCopyMethod }
+  = | { ok: true, removed: string[], patches: BytePatch[], method: PatchedCopyMethod, durationSec: number | null }
     | { ok: false, reason: LocationScanFailure }
 
 /**
  * Confirm's one call on S3: scans the stored video with ranged reads and, when it carries a
- * location, writes it back blanked at `destinationKey` (with none, only moves it there). When it
+ * location, writes it back blanked at `destinationKey` (with none, only moves it there); reads how
+ * long it plays on the way, from the same windows. When it
  * cannot be read (`ok: false`) nothing is written: the caller refuses the upload.
  */
 export async function stripVideoLocationInS3(
@@ -273,8 +274,8 @@ export async function stripVideoLocationInS3(
   video: Omit<PatchedCopy, 'patches'>,
   options: PatchedCopyOptions & { scan?: LocationScanOptions } = {},
 ): Promise<S3LocationStrip> {
-  const scan = await scanVideoLocation(s3ObjectReader(s3, video.sourceKey, video.etag), video.size, { container: containerOfContentType(video.contentType), ...options.scan })
+  const scan = await scanVideoLocation(s3ObjectReader(s3, video.sourceKey, video.etag), video.size, { container: containerOfContentType(video.contentType), measureDuration: true, ...options.scan })
   if (!scan.ok) return scan
   const { method } = await copyS3ObjectWithPatches(s3, { ...video, patches: scan.patches }, options)
-  return { ok: true, removed: scan.removed, patches: scan.patches, method }
+  return { ok: true, removed: scan.removed, patches: scan.patches, method, durationSec: scan.durationSec ?? null }
 }
