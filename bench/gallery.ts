@@ -43,7 +43,7 @@ const { values: flags } = parseArgs({
     'server-cpu-prof': { type: 'string' },
     /** Measures only the targets whose key is listed (first, deep, first304, q, list, q24, qcold), e.g. to profile one of them. */
     'only': { type: 'string', default: 'first,deep,q,first304' },
-    /** Another build's server entry (e.g. /work/main/.output/server/index.mjs): its numbers go to the console only. */
+    /** Another build's server entry (e.g. ../main/.output/server/index.mjs, from the current directory): its numbers go to the console only. */
     'entry': { type: 'string' },
   },
 })

@@ -13,7 +13,7 @@
 // minute, with `--venue-before <server entry>` (main's build) measured first for comparison.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
@@ -22,10 +22,9 @@ import { backoffDelay } from '../upload-client/backoff'
 import { PUBLIC_IMAGE_VARIANT_NAMES } from '../shared/media/public-image'
 import { makePhoneImages, type PhoneImages } from '../tests/support/phone-images'
 import { login } from '../tests/support/http'
-import { startServer, type TestServer } from '../tests/support/server'
+import { ROOT, SERVER_ENTRY, startServer, type TestServer } from '../tests/support/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/support/storage'
 import type { TestS3 } from '../tests/support/s3'
-import { SERVER_ENTRY } from '../tests/support/server'
 import { peakRssMb, percentile, startChild, table, writeSection, type Child } from './lib'
 import { runVenue, type VenueOptions, type VenueResult } from './support/venue'
 
@@ -604,7 +603,9 @@ async function venue() {
     seeded: 2000, uploadsPerMinute: 8, approvalsPerMinute: 3, rejectionsPerMinute: 1,
   }
   const runs: { label: string, result: VenueResult }[] = []
-  const builds = [...(flags['venue-before'] ? [{ label: 'before (main\'s build)', entry: flags['venue-before'] }] : []), { label: 'this build', entry: SERVER_ENTRY }]
+  // Found from the current directory; the results name it from the repository's root, the same in any clone.
+  const before = flags['venue-before'] ? resolve(flags['venue-before']) : undefined
+  const builds = [...(before ? [{ label: 'before (main\'s build)', entry: before }] : []), { label: 'this build', entry: SERVER_ENTRY }]
   for (const build of builds) {
     console.log(`▶ venue, ${build.label}: ${options.phones} phones + projector, ${options.minutes} evening minutes at ${options.speed}× speed`)
     const result = await runVenue({ ...options, entry: build.entry })
@@ -615,8 +616,8 @@ async function venue() {
   const rows = runs.map(({ label, result }) => [label, result.polls, result.ok, result.notModified, result.failed, mb(result.bytes), mb(result.bytesPerMinute)])
   const ratio = runs.length === 2 ? runs[0]!.result.bytesPerMinute / runs[1]!.result.bytesPerMinute : undefined
   writeSection('Venue polling (issue 14)', `
-Run: \`npx tsx bench/load.ts --venue --venue-before /work/main/.output/server/index.mjs --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
-(\`/work/main/.output\` was main's build before issue 14). ${options.phones} phones on \`/galeria\` each polling \`/api/gallery?limit=24\` every 10 s and
+Run: \`npx tsx bench/load.ts --venue${before ? ` --venue-before ${relative(ROOT, before)}` : ''} --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
+${before ? `(\`${relative(ROOT, before)}\` is main's build from before ETags, compression and the gallery cache). ` : ''}${options.phones} phones on \`/galeria\` each polling \`/api/gallery?limit=24\` every 10 s and
 a projector polling three pages of 100 every 10 s, over ${options.minutes} evening minutes run ${options.speed}× faster than real time (a 10 s poll
 every ${(10 / options.speed).toFixed(1)} s; compressed time). ${options.seeded.toLocaleString('en')} approved photos at the start; pre-moderation; ${options.uploadsPerMinute} uploads arrive
 per evening minute (confirmed rows written straight into the database), the admin approves ${options.approvalsPerMinute} and rejects ${options.rejectionsPerMinute} a minute

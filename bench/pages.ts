@@ -5,10 +5,10 @@
 // Also (issue 18) what / and /galeria cost a 3× phone, by kind of bytes, and (issue 27) what the
 // service worker downloads after /enviar's first load. `--before <dir>` measures another build's
 // `.output` (e.g. main's) the same way, for before/after tables:
-// npx tsx bench/pages.ts --before /work/main/.output
+// npx tsx bench/pages.ts --before ../main/.output (a path from the current directory)
 import { readFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Browser, type CDPSession } from 'playwright-core'
 import { api, login } from '../tests/support/http'
@@ -80,6 +80,9 @@ function beforeOutput(flag = '--before'): string | null {
 function beforeOutputs(flag: string): string[] {
   return process.argv.flatMap((arg, at) => (arg === flag && process.argv[at + 1] ? [resolve(process.argv[at + 1]!)] : []))
 }
+
+/** A build's folder as the results name it: from the repository's root, the same in any clone. */
+const shown = (dir: string) => relative(ROOT, dir)
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const ms = (value: number) => `${Math.round(value)} ms`
@@ -306,7 +309,7 @@ async function main() {
     if (before) {
       const old = await seededServer(join(before, 'server/index.mjs'))
       try {
-        for (const path of MEDIA_PAGES) media.push({ build: `before (${before})`, weight: await mediaLoad(browser, old.url, path) })
+        for (const path of MEDIA_PAGES) media.push({ build: `before (${shown(before)})`, weight: await mediaLoad(browser, old.url, path) })
       }
       finally {
         await old.stop()
@@ -384,7 +387,7 @@ interactive after 4.0 s (median of 5), 2.9 s with compression alone.
 The same event, first visit on a 390×844 phone at device pixel ratio 3, until the network is idle
 (the gallery's lazy tiles within reach are loaded). Videos: bytes of video files a page fetched (a
 gallery tile for a video without a poster frame used to fetch the video itself; the seed has two).
-${before ? `"before" is the build in \`${before}\`, seeded the same way in the same run.` : ''}
+${before ? `"before" is the build in \`${shown(before)}\`, seeded the same way in the same run.` : ''}
 Photo tiles and the home cover carry \`srcset\`/\`sizes\` (\`thumbUrl\` 480w, \`thumb2xUrl\` 960w,
 \`url\` 2048w; a video tile shows its poster alone). The 960 px variant is issue 15's: until it is
 merged the server answers \`thumb2xUrl: null\`. A tile then lists no \`srcset\` at all: offered 480w
@@ -439,7 +442,7 @@ async function compareFirstLoad(browser: Browser, base: string, before: string[]
   const olds = await Promise.all(before.map(dir => seededServer(join(dir, 'server/index.mjs'))))
   try {
     const builds = [
-      ...before.map((dir, index) => ({ name: `before (\`${dir}\`)`, url: olds[index]!.url, publicDir: join(dir, 'public') })),
+      ...before.map((dir, index) => ({ name: `before (\`${shown(dir)}\`)`, url: olds[index]!.url, publicDir: join(dir, 'public') })),
       { name: 'this build', url: base, publicDir: PUBLIC_DIR },
     ]
     const results: FirstLoad[] = []
