@@ -1,4 +1,4 @@
-// Confirm latency (issue 13): how long `POST /api/uploads/:id/confirm` takes for a 1 MiB and a
+// Confirm latency: how long `POST /api/uploads/:id/confirm` takes for a 1 MiB and a
 // 50 MiB single PUT and a 1 GiB multipart upload, on the local disk and on s3rver, now that confirm
 // moves a single PUT out of staging (local: a rename; S3: a server-side CopyObject, then a delete).
 // `--before <path to an older build's .output/server/index.mjs>` measures that build too, side by
@@ -77,7 +77,7 @@ for (const driver of DRIVERS) {
   }
 }
 
-writeSection('Confirm latency (issue 13)', [
+writeSection('Confirm latency', [
   'Run: `npx tsx bench/confirm.ts --before <previous build>`. Each upload is sent in full (one PUT, or 10 MiB parts one',
   'after another), then only `POST /api/uploads/:id/confirm` is timed, over loopback against the built server (median',
   'of the rounds). "Before": the build where a single PUT wrote straight to its served key; "after": this build, where',

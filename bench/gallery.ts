@@ -1,4 +1,4 @@
-// Gallery and admin list under load, one script for issues 4, 14 and 16. Approved, confirmed
+// Gallery and admin list under load, one script for three sections of RESULTS.md. Approved, confirmed
 // uploads are seeded straight into the server's database (10,000 by default), then autocannon over
 // loopback measures each target against a bare node:http server answering the same SQL through the
 // same @libsql/client on the same file in the same run, with the server's CPU time per request.
@@ -7,11 +7,12 @@
 // the same list without q [list], the searched list as the dashboard asks for it, 24 items [q24],
 // and the searched list never answered from memory [qcold]: each request spells q in other capitals,
 // so each is a list of its own, to be made again (the same search, the same rows, the same cost).
-// One size (`--rows 10000`, `npm run bench`) writes issue 4's and issue 14's sections, with the
-// bytes of a 100-item page; several (`--rows 10000,100000 --connections 50 --only first,list,q,qcold`)
-// each get a server and database of their own, are measured in alternating slices and write issue
-// 16's section. `--entry` measures another build's server (main's, for "before" numbers; console
-// only), `--server-cpu-prof DIR` writes the server's CPU profile. Every run prints the query plans.
+// One size (`--rows 10000`, `npm run bench`) writes the gallery and admin list's section and the
+// conditional answers' one, with the bytes of a 100-item page; several (`--rows 10000,100000
+// --connections 50 --only first,list,q,qcold`) each get a server and database of their own, are
+// measured in alternating slices and write the admin search's section. `--entry` measures another
+// build's server (main's, for "before" numbers; console only), `--server-cpu-prof DIR` writes the
+// server's CPU profile. Every run prints the query plans.
 // Run: npm run bench (or npx tsx --tsconfig .nuxt/tsconfig.server.json bench/gallery.ts [flags]).
 import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
@@ -43,7 +44,7 @@ const { values: flags } = parseArgs({
     'server-cpu-prof': { type: 'string' },
     /** Measures only the targets whose key is listed (first, deep, first304, q, list, q24, qcold), e.g. to profile one of them. */
     'only': { type: 'string', default: 'first,deep,q,first304' },
-    /** Another build's server entry (e.g. /work/main/.output/server/index.mjs): its numbers go to the console only. */
+    /** Another build's server entry (e.g. ../main/.output/server/index.mjs, from the current directory): its numbers go to the console only. */
     'entry': { type: 'string' },
   },
 })
@@ -381,11 +382,11 @@ Uploads inserted straight into the server's SQLite file (${seedSeconds}).
 the same \`@libsql/client\` on the same file and writing the same JSON fields (no framework, validation, ORM or admin session
 check). Ratio = service req/s ÷ bare req/s, measured in this run.`
 
-/** The single-size section of issue 4: gallery first page, deep page and searched list. */
+/** One target's measure at a size. */
 const find = (size: SizeResult, key: string) => size.results.find(r => r.key === key)
 
-/** The single-size section of issue 4: gallery first page, deep page and searched list. */
-function writeIssue4Section(size: SizeResult) {
+/** The single-size section: gallery first page, deep page and searched list. */
+function writeGallerySection(size: SizeResult) {
   const { rows, seedSeconds, bad, searched, plans } = size
   const results = ['first', 'deep', 'q'].map(key => find(size, key)!)
   const [first, deep] = results as [SizeResult['results'][0], SizeResult['results'][0]]
@@ -407,16 +408,16 @@ ${table(['deep page vs first page (service)', 'value', 'target'], [
 
 ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
 `
-  writeSection('Gallery and admin list (issue 4)', section)
+  writeSection('Gallery and admin list', section)
 }
 
-/** Issue 14: the first page's 304s and the bytes of an answer, beside the cached first page. */
-function writeIssue14Section(size: SizeResult) {
+/** The first page's 304s and the bytes of an answer, beside the cached first page. */
+function writeConditionalSection(size: SizeResult) {
   const first = find(size, 'first')!
   const notModified = find(size, 'first304')!
-  writeSection('Conditional, compressed answers and the gallery cache (issue 14)', `
+  writeSection('Conditional, compressed answers and the gallery cache', `
 Run: \`npx tsx --tsconfig .nuxt/tsconfig.server.json bench/gallery.ts --connections ${CONNECTIONS} --rows ${size.rows}\` (same seeding and alternating slices as
-issue 4's section, which a run rewrites as well). The service keeps the encoded first pages per change counter; "bare" runs the
+the gallery and admin list's section, which a run rewrites as well). The service keeps the encoded first pages per change counter; "bare" runs the
 same SQL as the uncached service did on every request. Bytes per answer include the status line and headers
 (autocannon sends no accept-encoding, so answers are identity).
 
@@ -433,8 +434,8 @@ ${table(['a 100-item gallery page, accept-encoding', 'bytes sent'], size.pageByt
 `)
 }
 
-/** Issue 16: the searched list against the first gallery page, at each size, and how its cost grows. */
-function writeIssue16Section(sizes: SizeResult[]) {
+/** The searched list against the first gallery page, at each size, and how its cost grows. */
+function writeSearchSection(sizes: SizeResult[]) {
   const rps = (size: SizeResult, key: string) => size.results.find(r => r.key === key)!.service.rps
   const cpu = (size: SizeResult, key: string) => size.results.find(r => r.key === key)!.service.cpu
   const smallest = sizes[0]!
@@ -507,10 +508,10 @@ Query plans of the admin list (status all, first page), searched and not: the st
 
 ${sizes.map(size => `${size.rows.toLocaleString('en')} uploads:\n\n${Object.entries(size.plans).filter(([name]) => name.startsWith('admin list')).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}`).join('\n\n')}
 
-Before the index (issue 4's \`LIKE '%…%'\` on \`search_text\`; at 10,000 uploads and 50 connections the issue measured 121 req/s,
+Before the index (a \`LIKE '%…%'\` on \`search_text\`; at 10,000 uploads and 50 connections it measured 121 req/s,
 0.085× the first gallery page's 1,423, p99 1.57 s): page \`SCAN uploads; USE TEMP B-TREE FOR ORDER BY\`, total \`SCAN uploads\`.
 `
-  writeSection(`Admin search at ${sizes.map(size => size.rows.toLocaleString('en')).join(' and ')} uploads (issue 16)`, section)
+  writeSection(`Admin search at ${sizes.map(size => size.rows.toLocaleString('en')).join(' and ')} uploads`, section)
 }
 
 async function main() {
@@ -530,9 +531,9 @@ async function main() {
   if (flags['server-cpu-prof']) console.log(`server CPU profile written to ${flags['server-cpu-prof']}`)
   if (flags['server-cpu-prof'] || flags.entry) return
   const has = (...keys: string[]) => keys.every(key => sizes.every(size => find(size, key)))
-  if (sizes.length === 1 && has('first', 'deep', 'q')) writeIssue4Section(sizes[0]!)
-  if (sizes.length === 1 && has('first', 'first304')) writeIssue14Section(sizes[0]!)
-  if (sizes.length > 1 && has('first', 'q')) writeIssue16Section(sizes)
+  if (sizes.length === 1 && has('first', 'deep', 'q')) writeGallerySection(sizes[0]!)
+  if (sizes.length === 1 && has('first', 'first304')) writeConditionalSection(sizes[0]!)
+  if (sizes.length > 1 && has('first', 'q')) writeSearchSection(sizes)
 }
 
 await main()

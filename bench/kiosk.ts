@@ -1,9 +1,9 @@
-// The venue kiosk's service worker (issue 19): what the guest pages and the slideshow cost over the
+// The venue kiosk's service worker: what the guest pages and the slideshow cost over the
 // network with the worker (a first visit, which also installs it, and a second visit served from
 // its caches) against the same visits without it; and how big its caches grow after 500 photos.
 // Debian's Chromium through playwright-core against the built server. Run: npx tsx bench/kiosk.ts
-// (after `npx nuxt build`). A separate script from bench/pages.ts, whose run rewrites issue 6's
-// section with its slow-4G timings.
+// (after `npx nuxt build`). A separate script from bench/pages.ts, whose run rewrites the "Guest pages
+// weight" section with its slow-4G timings.
 import { createServer, connect, type Server } from 'node:net'
 import { rmSync } from 'node:fs'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
@@ -164,7 +164,7 @@ async function main() {
     for (const cache of filled.caches) console.log(`${cache.name}: ${cache.entries} entries, ${mb(cache.bytes)}`)
     console.log(`storage estimate: ${mb(filled.usage)}`)
 
-    writeSection('Venue kiosk: the service worker (issue 19)', `
+    writeSection('Venue kiosk: the service worker', `
 Bytes the server sent (a TCP relay in front of it counts everything, the service worker's own
 requests included), Debian's Chromium via playwright-core against the built server, an event of
 ${FIRST_SEED} approved photos (phone-sized JPEGs, derived). Guest pages on a phone (390×844), the
@@ -195,7 +195,7 @@ ${table(['cache', 'entries', 'size (bodies)'], filled.caches.map(cache => [cache
 
 These photos are drawn test pictures (a colour and a number), whose 2048 px display images
 compress far better than real ones: a real phone photo's display image weighs 300–600 KB (see
-issue 18's cover above), so the same 700 entries of a real party would be about 120–200 MB (300
+the 3× phone section's cover above), so the same 700 entries of a real party would be about 120–200 MB (300
 display images and 400 thumbnails), under the 250 MB bound. A screen whose browser grants the
 origin less storage loses the media cache on a quota error (\`purgeOnQuotaError\`), not the shell.
 `)

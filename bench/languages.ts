@@ -90,7 +90,7 @@ Run: \`npx tsx bench/languages.ts --before <other .output>\`.
 
 ${table(['browser asks for', 'JS before (gzip)', 'JS after (gzip)', 'difference', 'scripts', 'languages in the scripts', `goal < ${kb(GOAL)}`], rows)}
 `
-    writeSection('Languages: what /enviar costs a guest (issue 26)', body)
+    writeSection('Languages: what /enviar costs a guest', body)
     console.log(body)
   }
   finally {

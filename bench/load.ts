@@ -1,19 +1,19 @@
-// Load (issue 8): simulated guests each sending photos (real 1–5 MiB JPEGs) with init → PUT → confirm,
+// Load: simulated guests each sending photos (real 1–5 MiB JPEGs) with init → PUT → confirm,
 // paced over a window, while gallery viewers poll GET /api/gallery; once against the local driver and
 // once against s3rver. Reports lost uploads, answers by status, latencies, PUT throughput, server peak
 // RSS and how long the derivation backlog (sharp, one photo per core) took to drain afterwards.
 // Run separately from `npm run bench`: npm run bench:load [-- --guests 300 --photos 10 --window 120
 //   --pollers 50 --drain-timeout 120 --drivers local,s3]. Traffic goes to 127.0.0.1 only; every loop is
 // bounded by a count or a deadline.
-// Issue 15: guests send the public images their phone made (made here with sharp before the run, off
+// Guests send the public images their phone made (made here with sharp before the run, off
 // the measured path), and each photo's confirm → listed latency is measured; `--old-clients 1,0,0.25`
 // runs each driver once per share of guests that send none (1: every photo derived by the server,
-// as before issue 15) and writes the comparison under its own heading instead of issue 8's.
-// `--venue` runs the venue's polling instead (issue 14, bench/support/venue.ts): bytes per evening
+// as for old clients) and writes the comparison under its own heading instead of the load's.
+// `--venue` runs the venue's polling instead (bench/support/venue.ts): bytes per evening
 // minute, with `--venue-before <server entry>` (main's build) measured first for comparison.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@libsql/client'
@@ -22,10 +22,9 @@ import { backoffDelay } from '../upload-client/backoff'
 import { PUBLIC_IMAGE_VARIANT_NAMES } from '../shared/media/public-image'
 import { makePhoneImages, type PhoneImages } from '../tests/support/phone-images'
 import { login } from '../tests/support/http'
-import { startServer, type TestServer } from '../tests/support/server'
+import { ROOT, SERVER_ENTRY, startServer, type TestServer } from '../tests/support/server'
 import { localProbe, s3Probe, type StorageProbe } from '../tests/support/storage'
 import type { TestS3 } from '../tests/support/s3'
-import { SERVER_ENTRY } from '../tests/support/server'
 import { peakRssMb, percentile, startChild, table, writeSection, type Child } from './lib'
 import { runVenue, type VenueOptions, type VenueResult } from './support/venue'
 
@@ -44,7 +43,7 @@ const { values: flags } = parseArgs({
     'server-env': { type: 'string', multiple: true, default: [] },
     /** Writes one JSON line per request (driver, step, start s, ms, status, requests in flight) here. */
     'trace': { type: 'string' },
-    /** The venue simulation (issue 14) instead of the upload load. */
+    /** The venue simulation (bench/support/venue.ts) instead of the upload load. */
     'venue': { type: 'boolean', default: false },
     'venue-before': { type: 'string' },
     'venue-phones': { type: 'string', default: '300' },
@@ -528,7 +527,7 @@ function report(runs: RunReport[], photos: Buffer[]) {
   const statusRows = (['init', 'put', 'images', 'confirm', 'gallery'] as Step[]).map(step => [step, ...runs.map(run => run.statuses.describe(step))])
   const complaints = runs.flatMap(run => run.serverComplaints.map(line => `- ${run.driver}: \`${line.replace(/`/g, '\'')}\``))
   if (flags['old-clients'] !== undefined) return reportPhoneImages(runs, rows, statusRows)
-  writeSection('Load: 300 guests (issue 8)', `
+  writeSection('Load: 300 guests', `
 Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000}${flags['server-env'].map(pair => ` --server-env ${pair}`).join('')}\`.
 ${GUESTS} simulated guests, each sending ${PHOTOS} photo${PHOTOS === 1 ? '' : 's'} one after another (init → PUT → confirm, each step
 tried again after a transient failure with the upload page's back-off, at most ${MAX_SERVER_FAILURES} server errors in a row), paced
@@ -563,7 +562,7 @@ function listedCell(run: RunReport): string {
 
 const oldClientsLabel = (run: RunReport) => (run.oldClients === 1 ? 'all old clients (server derives every photo)' : run.oldClients === 0 ? 'all send phone images' : `${Math.round(run.oldClients * 100)} % old clients`)
 
-/** Issue 15's comparison: the same load with every share of old clients, per driver. */
+/** The phone-made images' comparison: the same load with every share of old clients, per driver. */
 function reportPhoneImages(runs: RunReport[], rows: (string | number)[][], statusRows: (string | number)[][]) {
   const headers = ['measure', ...runs.map(run => `${run.driver}, ${oldClientsLabel(run)}`), 'target']
   const summary: (string | number)[][] = [
@@ -574,9 +573,9 @@ function reportPhoneImages(runs: RunReport[], rows: (string | number)[][], statu
   ]
   const baseline = new Map(runs.filter(run => run.oldClients === 1).map(run => [run.driver, run.cpuPerPhotoMs]))
   summary.push(['CPU per photo: derivation ÷ this run', ...runs.map(run => (baseline.has(run.driver) ? `${(baseline.get(run.driver)! / Math.max(run.cpuPerPhotoMs, 1)).toFixed(1)}×` : '–')), '≥ 5×'])
-  writeSection('Load with phone-made public images (issue 15)', `
+  writeSection('Load with phone-made public images', `
 Run: \`npm run bench:load -- --guests ${GUESTS} --photos ${PHOTOS} --window ${WINDOW_MS / 1000} --pollers ${POLLERS} --drain-timeout ${DRAIN_TIMEOUT_MS / 1000} --drivers ${DRIVERS.join(',')} --old-clients ${OLD_CLIENT_SHARES.join(',')}\`
-on ${new Date().toISOString().slice(0, 10)}. The load of issue 8 (see there), with each guest sending its photo's three public images as the upload
+on ${new Date().toISOString().slice(0, 10)}. The load of "Load: 300 guests" (see there), with each guest sending its photo's three public images as the upload
 page does (\`POST /api/uploads/:id/public-images\`, three PUTs side by side, then confirm), except a share of old clients that send
 none. The images were made with sharp before the run, off the measured path (display 2048 px JPEG, 480 and 960 px WebP).
 "Confirm → listed": from the confirm's 200 at the guest to the moment the photo's display image is recorded (\`derived_at\`, written
@@ -604,7 +603,9 @@ async function venue() {
     seeded: 2000, uploadsPerMinute: 8, approvalsPerMinute: 3, rejectionsPerMinute: 1,
   }
   const runs: { label: string, result: VenueResult }[] = []
-  const builds = [...(flags['venue-before'] ? [{ label: 'before (main\'s build)', entry: flags['venue-before'] }] : []), { label: 'this build', entry: SERVER_ENTRY }]
+  // Found from the current directory; the results name it from the repository's root, the same in any clone.
+  const before = flags['venue-before'] ? resolve(flags['venue-before']) : undefined
+  const builds = [...(before ? [{ label: 'before (main\'s build)', entry: before }] : []), { label: 'this build', entry: SERVER_ENTRY }]
   for (const build of builds) {
     console.log(`▶ venue, ${build.label}: ${options.phones} phones + projector, ${options.minutes} evening minutes at ${options.speed}× speed`)
     const result = await runVenue({ ...options, entry: build.entry })
@@ -614,9 +615,9 @@ async function venue() {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
   const rows = runs.map(({ label, result }) => [label, result.polls, result.ok, result.notModified, result.failed, mb(result.bytes), mb(result.bytesPerMinute)])
   const ratio = runs.length === 2 ? runs[0]!.result.bytesPerMinute / runs[1]!.result.bytesPerMinute : undefined
-  writeSection('Venue polling (issue 14)', `
-Run: \`npx tsx bench/load.ts --venue --venue-before /work/main/.output/server/index.mjs --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
-(\`/work/main/.output\` was main's build before issue 14). ${options.phones} phones on \`/galeria\` each polling \`/api/gallery?limit=24\` every 10 s and
+  writeSection('Venue polling', `
+Run: \`npx tsx bench/load.ts --venue${before ? ` --venue-before ${relative(ROOT, before)}` : ''} --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
+${before ? `(\`${relative(ROOT, before)}\` is main's build from before ETags, compression and the gallery cache). ` : ''}${options.phones} phones on \`/galeria\` each polling \`/api/gallery?limit=24\` every 10 s and
 a projector polling three pages of 100 every 10 s, over ${options.minutes} evening minutes run ${options.speed}× faster than real time (a 10 s poll
 every ${(10 / options.speed).toFixed(1)} s; compressed time). ${options.seeded.toLocaleString('en')} approved photos at the start; pre-moderation; ${options.uploadsPerMinute} uploads arrive
 per evening minute (confirmed rows written straight into the database), the admin approves ${options.approvalsPerMinute} and rejects ${options.rejectionsPerMinute} a minute

@@ -1,4 +1,4 @@
-// The phone side of issue 15: how long a phone takes to make a photo's public images (display
+// The phone side of phone-made public images: how long a phone takes to make a photo's public images (display
 // 2048 JPEG, thumbnails 960 and 480), how much memory the tab needs for it, and whether the page
 // stays responsive meanwhile. Debian's Chromium through playwright-core, the CPU slowed four times
 // (DevTools' "4× slowdown", Emulation.setCPUThrottlingRate), a fresh browser per run so the
@@ -215,7 +215,7 @@ async function main() {
       }
       const encoders = await encoderSizes(site.url)
       const original = await sharp(photo12).metadata()
-      writeSection('Phone-made public images (issue 15)', `
+      writeSection('Phone-made public images', `
 Measured by \`bench/phone-images.ts\` on ${new Date().toISOString().slice(0, 10)}: Chromium ${encoders.version} headless, a fresh
 browser per run (${RUNS} runs per row: median time and gaps, highest peaks), the CPU slowed with
 \`Emulation.setCPUThrottlingRate\`. The photo is a ${original.width} × ${original.height} JPEG of

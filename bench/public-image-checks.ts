@@ -54,7 +54,7 @@ for (const [name, picture] of [['noise', noise], ['flat', flat]] as const) {
   }
 }
 
-writeSection('Checking phone-made images and posters (issue 25)', `
+writeSection('Checking phone-made images and posters', `
 Measured by \`bench/public-image-checks.ts\` on ${new Date().toISOString().slice(0, 10)} (median of ${RUNS}, sharp with its default threads,
 load average ${loadavg()[0]!.toFixed(1)} at the end: other work shared the machine). "Structure" is
 \`checkPublicImage\` / \`checkPoster\` (segments, tables, scans, chunks: no decoding); "decode check"

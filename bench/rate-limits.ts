@@ -1,4 +1,4 @@
-// Rate-limit bursts (issue 13): how many requests of a burst fired all at once get through each
+// Rate-limit bursts: how many requests of a burst fired all at once get through each
 // limit, on the memory store, on Redis, and on two instances sharing one Redis, against the
 // built server. `--before <path to an older build's .output/server/index.mjs>` measures that build
 // too, side by side. Run: npm run bench -- rate-limits (or npx tsx bench/rate-limits.ts [--before …]).
@@ -100,7 +100,7 @@ async function measure(entry: string): Promise<{ allowed: Map<string, string>, l
   }
 }
 
-// What the numbers of the build before issue 13 showed (rounds are listed in order).
+// What the numbers of the build that read and wrote a bucket in two steps showed (rounds are listed in order).
 const BEFORE_NOTE = `On the memory store the old build let through the first burst a freshly started server saw and mostly held
 the later ones: its await between read and write only yielded to other requests while code paths were cold.
 On Redis every await is a round trip, so nearly every request of a burst read the same full bucket.`
@@ -116,7 +116,7 @@ const rows = SCENARIOS.flatMap(scenario => scenario.stores.map((store) => {
 }))
 rows.push(['right password from the admin\'s known device, after 10 wrong ones for the email from 10 addresses', 'memory', 'status; must be 200', ...(before ? [before.lockout] : []), after.lockout])
 
-writeSection('Rate-limit bursts (issue 13)', `
+writeSection('Rate-limit bursts', `
 Run: \`npx tsx bench/rate-limits.ts${before ? ' --before <previous build>' : ''}\`. Each burst is fired all at once (\`Promise.all\` of
 fetches over loopback) at the built server, ${ROUNDS} rounds each from fresh client addresses (\`TRUST_PROXY\`) and emails;
 "allowed" counts the answers that got past the limit (201, 401 or 200; the rest were 429 RATE_LIMITED). "Two instances":

@@ -1,4 +1,4 @@
-// The venue screen saving its whole rotation ahead of its turn (issue 27, item 1): what the
+// The venue screen saving its whole rotation ahead of its turn: what the
 // service worker fetches after the slideshow's first load, how many items it holds offline after
 // 40 s online, and how many different photos the screen then loops through with the network cut.
 // Debian's Chromium through playwright-core against the built server, a TCP relay in front of it
@@ -96,14 +96,14 @@ async function main() {
     const worker = readFileSync(join(import.meta.dirname, '../.output/public/sw.js'))
     const rows = [[`${PHOTOS} approved photos, the default 6 s a photo`, kb(firstLoad), kb(afterLoad), `${shownOnline.size}`, `${saved} of ${PHOTOS} (${media.entries} images, ${kb(media.bytes)})`, `${shownOffline.size}`]]
     console.log(rows[0]!.join(' | '))
-    writeSection('Venue screen: the whole rotation saved ahead (issue 27, item 1)', `
+    writeSection('Venue screen: the whole rotation saved ahead', `
 Measured by \`npx tsx bench/slideshow-saving.ts\` on the built server: Debian's Chromium, a
 1920×1080 screen, a TCP relay counting every byte the server sent (the service worker's own
 fetches included). The slideshow runs 40 s online, then the network is cut for 60 s.
 
 ${table(['event', 'first load (to the load event)', 'fetched in the next 40 s (worker install, polls, saving)', 'photos shown online', 'held offline after 40 s', 'different photos looped offline in 60 s'], rows)}
 
-Before (issue 27's measure at the same pace, taken by hand, not by this script): after 40 s
+Before (the build that saved only what it showed, measured at the same pace by hand, not by this script): after 40 s
 online the screen had saved 6 of 24, only what it had shown, and offline it cycled through 5. Now
 the worker fetches every listed item's display image (or a video's poster) right after the first
 poll, two at a time: the bytes after the load are its installation (the precache, about 120 KB

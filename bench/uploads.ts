@@ -1,4 +1,4 @@
-// Upload throughput and memory of the local driver (issue 3): 1 GiB in 10 MiB parts, 4 at a time,
+// Upload throughput and memory of the local driver: 1 GiB in 10 MiB parts, 4 at a time,
 // against writing the same bytes with a plain Node file stream on the same disk, in turn over three
 // rounds; then 200 small photos at once. Run: npm run bench (or npx tsx bench/uploads.ts).
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
@@ -116,7 +116,7 @@ async function main() {
     const ok = results.filter(r => r.confirm.status === 200).length
     const rssAfterPhotos = peakRssMb(server.proc.pid!)
 
-    writeSection('Uploads through the local driver (issue 3)', `
+    writeSection('Uploads through the local driver', `
 ${table(['measure', 'value', 'target'], [
   [`1 GiB in 10 MiB parts, 4 at a time: service throughput (${ROUNDS} rounds)`, `${serviceMbps.toFixed(0)} MiB/s (${service.map(v => v.toFixed(0)).join(', ')})`, ''],
   ['same bytes, plain Node file streams, same disk, taken in turn with the service', `${plainMbps.toFixed(0)} MiB/s (${plain.map(v => v.toFixed(0)).join(', ')})`, ''],

@@ -1,4 +1,4 @@
-// What blanking a video's position costs at confirm (issue 17): a 50 MiB and a 1 GiB H.264 MP4
+// What blanking a video's position costs at confirm: a 50 MiB and a 1 GiB H.264 MP4
 // with the moov (and the position) at the end, on the local disk (scan, write in place, fsync) and
 // on s3rver in a process of its own (scan by ranged GETs, then the staging-to-final copy with the
 // patch: UploadPartCopy, and the streamed fallback of a storage without it), next to a plain
@@ -163,7 +163,7 @@ try {
     await streaming.stop()
   }
 
-  writeSection('Video location stripping (issue 17)', `
+  writeSection('Video location stripping', `
 Run: \`npx tsx bench/video-location.ts\`. H.264 MP4s of lossless noise made by ffmpeg (${sizes.join(', ')}), the moov
 and its 3GPP \`loci\` (the position) after the media data, as ffmpeg and most phones write them. Times are for the
 server-side functions confirm will call: \`stripVideoLocationInFile\` (scan by ranged reads, the one 35-byte box written

@@ -1,4 +1,4 @@
-// What a confirm's location scan costs the storage (issue 25): the storage requests and the time
+// What a confirm's location scan costs the storage: the storage requests and the time
 // of the scan-and-blank step of a confirm for a normal 60 MiB video (moov and position at the end),
 // an 800 KB MP4 of 99,000 empty top-level boxes and a WebM of 60,000 Void elements, on the local
 // disk (`stripVideoLocationInFile`: its reads of the file counted) and on s3rver (what confirm's
@@ -124,7 +124,7 @@ try {
       rows.push([label, 'local disk', cell(before.results[key]?.local, 'reads'), cell(results[key]?.local, 'reads')])
       rows.push([label, 's3rver', cell(before.results[key]?.s3, 'requests'), cell(results[key]?.s3, 'requests')])
     }
-    writeSection('Storage requests of a confirm\'s location scan (issue 25)', `
+    writeSection('Storage requests of a confirm\'s location scan', `
 Run: \`npx tsx bench/video-scan-budget.ts --save before.json\` on the code before the change, then
 \`npx tsx bench/video-scan-budget.ts --before before.json\` on this one. Files built by the bench (ffmpeg's noise video
 with its moov and position at the end; \`manyBoxesMp4\` and \`manyVoidsWebm\` of tests/support/crafted-videos.ts). "Local

@@ -1,4 +1,4 @@
-// The venue's Wi-Fi over an evening (issue 14), in compressed time: 300 phones on /galeria each
+// The venue's Wi-Fi over an evening, in compressed time: 300 phones on /galeria each
 // polling the newest page (24 items) every 10 s, a projector polling three pages of 100 every
 // 10 s, while uploads arrive and the admin approves and rejects a few a minute. Every client acts
 // as a browser does with the answers it gets: it sends `accept-encoding: gzip, deflate, br` and,

@@ -196,7 +196,7 @@ describe('admin event configuration (browser)', () => {
     const card = page.locator('[data-testid=slideshow-card]')
     const address = card.locator('[data-testid=slideshow-address]')
     const open = card.locator('[data-testid=open-slideshow]')
-    // The defaults: the plain address, with the screen's key (issue 28) that opens a closed gallery to it.
+    // The defaults: the plain address, with the screen's key that opens a closed gallery to it.
     const { screenKey } = await adminEvent()
     expect(screenKey).toMatch(/^[\w-]{22}$/)
     await expect.poll(() => address.textContent()).toBe(`${server.url}/galeria?slideshow=1&chave=${screenKey}`)

@@ -7,7 +7,7 @@ import { launchBrowser, phoneContext, until } from './support/browser'
 import { startProxy, type TestProxy } from './support/proxy'
 
 /**
- * /galeria's poll through Chromium's own HTTP cache (issue 14): the page asks page 1 again every
+ * /galeria's poll through Chromium's own HTTP cache: the page asks page 1 again every
  * 10 s with a plain fetch; the browser keeps the `no-cache` answer and revalidates it with
  * If-None-Match, so while nothing changes the server answers 304 with no body, and the page still
  * shows a new approval at the next poll. A recording proxy between the browser and the real

@@ -9,7 +9,7 @@ import { scriptsByAudience } from '../support/scripts-by-audience'
 import { launchBrowser, phoneContext, until } from './support/browser'
 
 /**
- * A guest's first load (issue 27, item 9): /enviar carries what its first paint needs and no
+ * A guest's first load: /enviar carries what its first paint needs and no
  * more, the code that sends a picked file comes when a file is picked, and the service worker a
  * guest's phone installs keeps the guest pages' code, never the admin's. The admin's code is
  * found by use: the scripts /admin/login and a signed-in /admin load that no guest page loads.

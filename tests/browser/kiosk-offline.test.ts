@@ -9,7 +9,7 @@ import { photo, tempDir } from '../support/media'
 import { DESKTOP, desktopContext, launchBrowser, phoneContext, until } from './support/browser'
 
 /**
- * The venue kiosk offline (issue 19), in Chromium with the network really cut by the test: the
+ * The venue kiosk offline, in Chromium with the network really cut by the test: the
  * server stays up, nothing is mocked, the service worker is the built one (.output/public/sw.js).
  * The cut is `context.setOffline`, which Playwright applies to the worker's target as well as the
  * page's. CDP's Network.emulateNetworkConditions sent on the page's session alone is not enough:

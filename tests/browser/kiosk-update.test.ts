@@ -9,7 +9,7 @@ import { ROOT, startServer, type TestServer } from '../support/server'
 import { desktopContext, launchBrowser, until } from './support/browser'
 
 /**
- * A new deployment while the venue screen runs (issue 19): the same address, the same database,
+ * A new deployment while the venue screen runs: the same address, the same database,
  * a build whose service worker differs (a copy of .output whose sw.js has a new revision of the
  * offline shell, as every rebuild gives it). The screen's worker finds the new one waiting, and the slideshow lets it
  * take over at a slide boundary: the page reloads by itself and goes on showing photos.

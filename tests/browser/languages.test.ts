@@ -56,7 +56,7 @@ describe('every guest in their own language (phone, real server)', () => {
       await expectAccessible(page, `/enviar in ${language}`)
 
       const file = await photo(dir, `IMG_${language}.jpg`, `${language}-guest`, 240)
-      // Files go as soon as they are picked (issue 27): no send button to press.
+      // Files go as soon as they are picked: no send button to press.
       await page.setInputFiles('input[type=file]', [file])
       await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
 

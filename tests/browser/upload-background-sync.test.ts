@@ -20,7 +20,7 @@ const VIDEO_PARTS = 7
 const SYNC_TAG = 'upload-queue'
 
 /**
- * Background Sync of the guest's queue (issue 19), in Chromium with the built service worker and
+ * Background Sync of the guest's queue, in Chromium with the built service worker and
  * the network really cut (`context.setOffline`, which reaches the worker's own fetches too). The
  * server sits behind a counting proxy, so a test sees every init, PUT and confirm the browser made.
  *

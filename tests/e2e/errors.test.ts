@@ -112,7 +112,7 @@ describe('error contract', () => {
   })
 
   it('API answers are never served from a cache without asking the server', async () => {
-    // Conditional answers (ETag) may be kept by the browser, but only to be revalidated (issue 14).
+    // Conditional answers (ETag) may be kept by the browser, but only to be revalidated.
     const response = await fetch(`${server.url}/api/event`)
     expect(response.headers.get('cache-control')).toBe('no-cache')
     expect(response.headers.get('etag')).toMatch(/^W\/".+"$/)

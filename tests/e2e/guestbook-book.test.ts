@@ -62,7 +62,7 @@ describe.each(['local', 's3'] as const)('the guestbook as a printed book (%s dri
     expect(pdfImages(pdf)).toBe(1)
     expect(response.headers.get('content-disposition')).toBe('inline; filename="livro-de-recados.pdf"')
 
-    // The book speaks the event's language (issue 26), as the QR card does.
+    // The book speaks the event's language, as the QR card does.
     await admin('/api/admin/event', { method: 'PATCH', json: { language: 'en' } })
     try {
       const english = await fetch(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })

@@ -20,7 +20,7 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
   return Buffer.from(await response.arrayBuffer())
 }
 
-// Issue 13: once confirm has verified an upload's bytes, no URL the service signed may change them.
+// Once confirm has verified an upload's bytes, no URL the service signed may change them.
 describe.each(['local', 's3'] as const)('upload integrity (%s driver)', (driver) => {
   const server = useTestServer({ s3: driver === 's3', admin: true })
   const init = (body: Record<string, unknown>) =>

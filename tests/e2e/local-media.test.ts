@@ -161,7 +161,7 @@ describe('derived images', () => {
     // Derivation runs off the request path: wait for the event page to show derived URLs.
     const { existsSync, readdirSync } = await import('node:fs')
     let derived: string[] = []
-    // Three images: the display image and the 480 and 960 px thumbnails (issue 15).
+    // Three images: the display image and the 480 and 960 px thumbnails.
     for (let i = 0; i < 100 && derived.length < 3; i++) {
       const dir = `${server.mediaDir}/media`
       derived = existsSync(dir) ? readdirSync(dir).filter(name => name.startsWith(init.id)) : []

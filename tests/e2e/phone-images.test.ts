@@ -10,7 +10,7 @@ import { makePhoneImages, sendPhoneImages, type PhoneImages } from '../support/p
 import { adminRecord, waitForDerived } from '../support/seed'
 import { keyOfUrl, putBytes } from '../support/uploads'
 
-/** Issue 15: the phone makes the public images, confirm checks them; refused ones fall back to derivation. */
+/** The phone makes the public images, confirm checks them; refused ones fall back to derivation. */
 describe.each(['local', 's3'] as const)('public images made on the phone (%s driver)', (driver) => {
   const server = useTestServer({ s3: driver === 's3', admin: true })
   let original: Buffer

@@ -7,7 +7,7 @@ import { api } from '../support/http'
 import { ffprobeLocationTags, locationTags, makeCraftedLocationVideos, POSITION, type CraftedVideo } from '../support/location-videos'
 import { keyOfUrl, stagedKeyOfUrl, uploadFile } from '../support/uploads'
 
-// Positions hidden where a scan of the usual places misses them (issue 25), each in a real ffmpeg
+// Positions hidden where a scan of the usual places misses them, each in a real ffmpeg
 // video: sent to the API, confirmed, then the served bytes read by exiftool and ffprobe as a
 // downloader would. Every case is blanked, or refused with its bytes and record gone.
 

@@ -9,7 +9,7 @@ import { locationTags, makeLargeVideo } from '../support/location-videos'
 import { keyOfUrl, putBytes, stagedKeyOfUrl } from '../support/uploads'
 import { SNIFF_BYTES } from '../../shared/limits'
 
-// Hostile videos at confirm (issue 25): a WebM nesting SimpleTags 30,000 deep, an 800 KB MP4 of
+// Hostile videos at confirm: a WebM nesting SimpleTags 30,000 deep, an 800 KB MP4 of
 // 99,000 empty boxes, a WebM of 60,000 Void elements. Each is refused (422 CONTENT_MISMATCH,
 // too-complex) with its bytes and record gone; on S3 every request the confirm makes is counted
 // at s3rver, for those and for a normal 20 MiB video with its moov and position at the end.

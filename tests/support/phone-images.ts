@@ -7,7 +7,7 @@ import { putBytes } from './uploads'
 export type PhoneImages = Record<PublicImageVariant, { bytes: Buffer, contentType: string }>
 
 /**
- * A photo's public images as the upload page makes them (issue 15), made here with sharp: the
+ * A photo's public images as the upload page makes them, made here with sharp: the
  * orientation applied, each variant's longest side, no metadata (sharp keeps none unless told).
  * The page's canvas output passes the same check (tests/browser/public-images.test.ts).
  */

@@ -59,7 +59,7 @@ describe('the original\'s oriented size on the server', () => {
   })
 })
 
-describe('HEIC on the server (the prebuilt libvips, issue 15)', () => {
+describe('HEIC on the server (the prebuilt libvips)', () => {
   // A 64 × 48 HEIC made with libheif's heif-enc (x265): HEVC-coded, like an iPhone's.
   const heic = readFileSync(resolve(import.meta.dirname, '../fixtures/small-64x48.heic'))
 

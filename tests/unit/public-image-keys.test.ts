@@ -4,7 +4,7 @@ import { isValidKey, ownedKeys, photoImageKeysOf, publicImageKeyOf, stagedKeyOf,
 
 const photo = { id: 'AAAAAAAAAAAAAAAAAAAA', kind: 'photo' as const, storageKey: 'orig/AAAAAAAAAAAAAAAAAAAA-secret.jpg', thumbKey: null, thumb2xKey: null, displayKey: null, posterKey: null }
 
-describe('public image keys (issue 15)', () => {
+describe('public image keys', () => {
   it('are fixed per original, variant and format, valid, and name their upload', () => {
     const webp = publicImageKeyOf(photo, 'thumb2x', 'image/webp')
     expect(webp).toBe(publicImageKeyOf(photo, 'thumb2x', 'image/webp'))

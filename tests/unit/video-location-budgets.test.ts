@@ -5,7 +5,7 @@ import { ReadBudgetExceeded, windowedReader } from '../../shared/media/windowed-
 import { box, deepTagsWebm, ftyp, manyBoxesMp4, manyVoidsWebm, mvhd, u32, text } from '../support/crafted-videos'
 
 // What one scan may cost: reads of the file (ranged GETs on S3), headers, nesting. The hostile
-// files are the ones of issue 25; the large ones are virtual (headers made up as they are read),
+// files are the ones tests/e2e/video-scan-budget.test.ts sends; the large ones are virtual (headers made up as they are read),
 // so that a 4 GiB file costs the test nothing.
 
 const MiB = 1024 * 1024
@@ -83,7 +83,7 @@ describe('windowedReader', () => {
   })
 })
 
-describe('scanVideoLocation budgets (issue 25)', () => {
+describe('scanVideoLocation budgets', () => {
   it('refuses an 800 KB MP4 of 99,000 empty top-level boxes (too-complex) after one read', async () => {
     const file = manyBoxesMp4(99_000)
     const { read, reads } = memory(file)

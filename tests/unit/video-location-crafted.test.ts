@@ -6,8 +6,8 @@ import {
   overrunning, quickTimeMeta, sampleEntry, simpleTag, tags, text, u32, xyz,
 } from '../support/crafted-videos'
 
-// Where a crafted MP4 or WebM hides a position from a scan that looks only in the usual places
-// (issue 25), hand-built: each is blanked, or the file refused. tests/e2e/video-location-crafted
+// Where a crafted MP4 or WebM hides a position from a scan that looks only in the usual places,
+// hand-built: each is blanked, or the file refused. tests/e2e/video-location-crafted
 // builds the same shapes in real ffmpeg videos and reads the result with exiftool and ffprobe.
 
 const LOCATION = 'com.apple.quicktime.location.ISO6709'

@@ -1,4 +1,4 @@
-// The phone side of issue 15 alone on a page, bundled by Vite as Nuxt bundles it (the worker
+// The phone side of the public images (upload-client/public-images.ts) alone on a page, bundled by Vite as Nuxt bundles it (the worker
 // included), so a test or the bench can drive it in real Chromium without the whole app.
 import { makePublicImages } from '../../../upload-client/public-images'
 
