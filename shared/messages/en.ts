@@ -149,6 +149,10 @@ export const en = {
     qrAlt: 'QR code to share photos',
     fullscreen: 'Full screen',
     offline: 'No connection: showing the photos we already have.',
+    needsKeyTitle: 'This screen needs the screen address',
+    needsKeyWhy: 'The gallery is closed or protected by a PIN: only the address with the screen’s key shows the photos here.',
+    needsKeyWhere: 'Where to find it: in the couple’s panel, Event tab, “Screen address”. Open that address on this screen.',
+    needsKeyPanel: (address: string) => `Couple’s panel: ${address}`,
   },
   guestbook: {
     title: 'Leave a message',

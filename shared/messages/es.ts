@@ -149,6 +149,10 @@ export const es = {
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Pantalla completa',
     offline: 'Sin conexión: repitiendo las fotos que ya tenemos.',
+    needsKeyTitle: 'Esta pantalla necesita la dirección de la pantalla',
+    needsKeyWhy: 'La galería está cerrada o protegida con PIN: solo la dirección con la clave de la pantalla muestra las fotos aquí.',
+    needsKeyWhere: 'Dónde encontrarla: en el panel de los novios, pestaña Evento, “Dirección de la pantalla”. Abre esa dirección en esta pantalla.',
+    needsKeyPanel: (address: string) => `Panel de los novios: ${address}`,
   },
   guestbook: {
     title: 'Deja un mensaje',

@@ -206,6 +206,11 @@ export const ptBR = {
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Tela cheia',
     offline: 'Sem conexão: repetindo as fotos que já temos.',
+    /** A gallery behind a PIN or closed to guests, opened without the screen's key (`chave`). */
+    needsKeyTitle: 'Este telão precisa do endereço do telão',
+    needsKeyWhy: 'A galeria está fechada ou protegida por PIN: só o endereço com a chave do telão mostra as fotos aqui.',
+    needsKeyWhere: 'Onde encontrar: no painel dos noivos, aba Evento, “Endereço do telão”. Abra esse endereço nesta tela.',
+    needsKeyPanel: (address: string) => `Painel dos noivos: ${address}`,
   },
   errors: {
     notFound: 'Página não encontrada.',
