@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const en = {
   locale: 'en',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Wedding photos',
   language: { label: 'Language' },
   home: {
@@ -21,7 +21,7 @@ export const en = {
   },
   upload: {
     title: 'Share photos and videos',
-    back: 'Back to the start',
+    back: 'Back to home',
     intro: 'Pick as many photos and videos as you like. They go up one by one, even if the connection drops.',
     limits: (maxBytes: number, allowVideos: boolean, maxVideoSec: number) => allowVideos
       ? `Up to ${formatBytes(maxBytes)} per file; videos up to ${formatDuration(maxVideoSec)}.`
@@ -107,6 +107,7 @@ export const en = {
   },
   gallery: {
     title: 'Gallery',
+    viewsLabel: 'Photos and messages',
     back: 'Home',
     send: 'Share photos',
     empty: 'No approved photos yet. Why not send the first ones?',
@@ -135,6 +136,10 @@ export const en = {
     lessText: 'less',
     messageLabel: (author: string) => (author ? `Message from ${author}` : 'Message from a guest'),
     download: 'Download',
+    play: 'Play',
+    pause: 'Pause',
+    seek: 'Position in the video',
+    timeOf: (current: string, total: string) => `${current} of ${total}`,
   },
   slideshow: {
     label: 'Photo slideshow',
@@ -213,6 +218,6 @@ export const en = {
   errors: {
     notFound: 'Page not found.',
     generic: 'Something went wrong.',
-    home: 'Back to the start',
+    home: 'Back to home',
   },
 } satisfies Messages

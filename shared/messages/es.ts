@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const es = {
   locale: 'es',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Fotos de la boda',
   language: { label: 'Idioma' },
   home: {
@@ -72,7 +72,7 @@ export const es = {
       retrying: 'Intentando de nuevo…',
       finishing: 'Terminando…',
       done: 'Enviado',
-      duplicate: 'Ya enviada',
+      duplicate: 'Ya enviado',
       error: 'No se envió',
     },
     remove: (name: string) => `Quitar ${name}`,
@@ -107,6 +107,7 @@ export const es = {
   },
   gallery: {
     title: 'Galería',
+    viewsLabel: 'Fotos y mensajes',
     back: 'Inicio',
     send: 'Enviar fotos',
     empty: 'Todavía no hay fotos aprobadas. ¿Qué tal si envías las primeras?',
@@ -135,6 +136,10 @@ export const es = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensaje de ${author}` : 'Mensaje de un invitado'),
     download: 'Descargar',
+    play: 'Reproducir',
+    pause: 'Pausar',
+    seek: 'Posición en el video',
+    timeOf: (current: string, total: string) => `${current} de ${total}`,
   },
   slideshow: {
     label: 'Pantalla de fotos',

@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const ptBR = {
   locale: 'pt-BR',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Fotos do casamento',
   language: { label: 'Idioma' },
   home: {
@@ -73,7 +73,7 @@ export const ptBR = {
       retrying: 'Tentando de novo…',
       finishing: 'Finalizando…',
       done: 'Enviado',
-      duplicate: 'Já enviada',
+      duplicate: 'Já enviado',
       error: 'Não foi enviado',
     },
     remove: (name: string) => `Remover ${name}`,
@@ -139,6 +139,8 @@ export const ptBR = {
   },
   gallery: {
     title: 'Galeria',
+    /** The photos and the messages: the gallery's two views, side by side. */
+    viewsLabel: 'Fotos e recados',
     back: 'Início',
     send: 'Enviar fotos',
     empty: 'Ainda não há fotos aprovadas. Que tal enviar as primeiras?',
@@ -167,6 +169,10 @@ export const ptBR = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
     download: 'Baixar',
+    play: 'Reproduzir',
+    pause: 'Pausar',
+    seek: 'Posição no vídeo',
+    timeOf: (current: string, total: string) => `${current} de ${total}`,
   },
   gate: {
     closedTitle: 'A galeria ainda está fechada',
