@@ -127,6 +127,10 @@ export const ptBR = {
     discardRecording: 'Apagar gravação',
     sendRecording: 'Enviar gravação',
     recordingSent: 'Recado de voz na fila de envio. Ele segue mesmo se a internet cair.',
+    recordingArrived: 'Recado de voz recebido. Obrigado!',
+    recordingArrivedAfterApproval: 'Recado de voz recebido. Ele aparece para todos depois que o casal aprovar.',
+    recordAnother: 'Gravar outro recado',
+    recordingUndone: 'Recado de voz desfeito: ele não vai aparecer.',
     noMicrophone: 'Não foi possível usar o microfone deste aparelho.',
     listTitle: 'Recados',
     listLink: 'Recados',
@@ -217,6 +221,9 @@ export const ptBR = {
     needsKeyWhy: 'A galeria está fechada ou protegida por PIN: só o endereço com a chave do telão mostra as fotos aqui.',
     needsKeyWhere: 'Onde encontrar: no painel dos noivos, aba Evento, “Endereço do telão”. Abra esse endereço nesta tela.',
     needsKeyPanel: (address: string) => `Painel dos noivos: ${address}`,
+    voiceTitle: 'Recado de voz',
+    /** The couple turned the screen's sound on; the browser waits for a tap before it plays any. */
+    tapForSound: 'Toque na tela para ligar o som dos recados de voz',
   },
   errors: {
     notFound: 'Página não encontrada.',
