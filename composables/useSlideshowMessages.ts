@@ -9,18 +9,31 @@ const MESSAGE_MIN_MS = 8000
 const MESSAGE_MS_PER_CHARACTER = 60
 const MESSAGE_MAX_MS = 30_000
 
+/** A voice card heard aloud stays for the whole recording and this much after it. */
+const VOICE_AFTER_MS = 2000
+
 /** How long a message stays on the big screen: long ones are held longer, to be read from the back of the hall. */
 export function messageHoldMs(text: string): number {
   return Math.min(MESSAGE_MAX_MS, MESSAGE_MIN_MS + text.length * MESSAGE_MS_PER_CHARACTER)
 }
 
 /**
- * The guestbook on the venue screen: approved written messages (never a voice: the screen plays
- * no audio), polled on their own and handed to the slideshow as an interlude every `every`
- * slides, newest unseen first, then round again. The venue screen's key lets it read a closed or
- * PIN-guarded guestbook, as it does the gallery.
+ * How long a voice message's card stays: a silent card as long as a short written one; one that
+ * plays, its whole recording (a guest's voice is not cut off) and a moment after.
  */
-export function useSlideshowMessages(every: number, screenKey?: string) {
+export function voiceHoldMs(durationSec: number | null, aloud: boolean): number {
+  if (!aloud || !durationSec) return MESSAGE_MIN_MS
+  return Math.max(MESSAGE_MIN_MS, Math.ceil(durationSec * 1000) + VOICE_AFTER_MS)
+}
+
+/**
+ * The guestbook on the venue screen: approved written and voice messages, polled on their own and
+ * handed to the slideshow as an interlude every `every` slides, newest unseen first, then round
+ * again. A voice message is a card (author, length, a waveform); it is heard only when `aloud()`
+ * (the couple turned the screen's sound on, and someone tapped the screen, as browsers require).
+ * The venue screen's key lets it read a closed or PIN-guarded guestbook, as it does the gallery.
+ */
+export function useSlideshowMessages(every: number, screenKey?: string, aloud: () => boolean = () => false) {
   const messages = shallowRef<GuestbookItem[]>([])
   const shownId = ref<string | null>(null)
   const seen = new Set<string>()
@@ -30,7 +43,7 @@ export function useSlideshowMessages(every: number, screenKey?: string) {
   async function poll() {
     try {
       const page = await $fetch<GuestbookPage>('/api/guestbook', { query: { limit: MESSAGES_LIMIT, ...(screenKey ? { screenKey } : {}) }, retry: 0, timeout: 15_000 })
-      messages.value = page.items.filter(item => item.type === 'text' && item.text)
+      messages.value = page.items.filter(item => (item.type === 'text' ? !!item.text : !!item.audioUrl))
     }
     catch { /* offline: the messages already held stay */ }
     finally {
@@ -50,7 +63,7 @@ export function useSlideshowMessages(every: number, screenKey?: string) {
       }
       seen.add(next.id)
       shownId.value = next.id
-      return { id: next.id, holdMs: messageHoldMs(next.text ?? '') }
+      return { id: next.id, holdMs: next.type === 'audio' ? voiceHoldMs(next.durationSec, aloud()) : messageHoldMs(next.text ?? '') }
     },
   }
 

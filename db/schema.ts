@@ -189,6 +189,8 @@ export const eventSettings = sqliteTable('event_settings', {
   screenKey: text('screen_key'),
   /** Whether the screen key shows photos while the gallery is closed to guests. */
   screenInClosedMode: integer('screen_in_closed_mode', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenInClosedMode),
+  /** Whether the venue screen plays approved voice messages aloud (after a tap on it: browsers' rule). */
+  screenSound: integer('screen_sound', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenSound),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
 

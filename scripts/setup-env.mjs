@@ -2,16 +2,16 @@
 // so write a `.env` with generated secrets (never overwriting one that exists) and say how to log in.
 import { randomBytes } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
+import { envPath, loginLines } from './admin-login.mjs'
 
-const path = new URL('../.env', import.meta.url)
-if (existsSync(path)) {
+if (existsSync(envPath)) {
   console.log('[setup] .env exists; keeping it.')
 }
 else {
   const email = process.env.ADMIN_EMAIL ?? 'admin@example.com'
   const password = randomBytes(9).toString('base64url')
   const port = process.env.PORT ?? '3000'
-  writeFileSync(path, [
+  writeFileSync(envPath, [
     '# Written by `npm run setup` on first run. Edit freely; see README.md, "Configuration".',
     `ADMIN_PASSWORD=${password}`,
     `SESSION_SECRET=${randomBytes(32).toString('base64url')}`,
@@ -21,5 +21,6 @@ else {
     'MEDIA_DIR=.data/media',
     '',
   ].join('\n'), { mode: 0o600 })
-  console.log(`[setup] Wrote .env. Admin login: ${email} / ${password}  (http://localhost:${port}/admin/login)`)
+  console.log('[setup] Wrote .env.')
+  console.log(loginLines({ address: `http://localhost:${port}/admin/login`, email, password }).join('\n'))
 }

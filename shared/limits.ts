@@ -28,6 +28,7 @@ export const EVENT_DEFAULTS = {
   galleryMode: 'live' satisfies GalleryMode,
   guestDownloads: false,
   screenInClosedMode: true,
+  screenSound: false,
   language: 'pt-BR' satisfies Language,
 } as const
 

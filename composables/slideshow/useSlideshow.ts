@@ -1,4 +1,5 @@
 import { SLIDESHOW_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared/schemas/gallery'
+import { galleryGateOf } from '../useGallery'
 import { createRotation } from './rotation'
 import { askToSave, savedIds, workerControlled } from './saved-media'
 import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
@@ -76,6 +77,11 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   const poolSize = ref(0)
   /** The last poll had the network's answer (not failed, not hung, not the worker's kept copy). */
   const online = ref(true)
+  /**
+   * The gallery refused this screen (a PIN, or closed to guests) because its address has no valid
+   * key: the network works, so this is no offline state; the page says where the keyed address is.
+   */
+  const needsKey = ref(false)
   /** Ids of the pool's items whose image the service worker holds offline. */
   const saved = shallowRef(new Set<string>())
   let pool: GalleryItem[] = []
@@ -159,6 +165,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     try {
       const snapshot = await fetchSnapshot()
       online.value = !snapshot.kept
+      needsKey.value = false
       const { added, removed } = rotation.update(snapshot.items)
       pool = snapshot.items.slice(0, SLIDESHOW_POOL_MAX)
       poolSize.value = rotation.size
@@ -171,7 +178,16 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       else if (added.length && consecutiveFailures > 0) advance()
       else if (wasOnline && !online.value) leaveTheNetwork()
     }
-    catch {
+    catch (error) {
+      if (galleryGateOf(error)) {
+        // Refused, not unreachable: the screen shows what a guest would see, nothing.
+        online.value = true
+        needsKey.value = true
+        pool = []
+        poolSize.value = 0
+        dropRemoved(rotation.update([]).removed)
+        return
+      }
       // Offline, a hanging network or a server hiccup: keep looping what we have.
       online.value = false
       if (wasOnline) leaveTheNetwork()
@@ -325,5 +341,5 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   })
 
   const savedCount = computed(() => saved.value.size)
-  return { layers, current, currentItem, poolSize, online, savedCount, loadedOnce, inviting, interludeId, ready, ended, failed, held: () => rotation.held }
+  return { layers, current, currentItem, poolSize, online, needsKey, savedCount, loadedOnce, inviting, interludeId, ready, ended, failed, held: () => rotation.held }
 }

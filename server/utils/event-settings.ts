@@ -81,6 +81,7 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     maxUploadsPerGuest: row.maxUploadsPerGuest,
     screenKey: row.screenKey!,
     screenInClosedMode: row.screenInClosedMode,
+    screenSound: row.screenSound,
     updatedAt: row.updatedAt.toISOString(),
   }
 }

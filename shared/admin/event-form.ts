@@ -62,6 +62,7 @@ export interface EventFormValues {
   /** '' for no limit. */
   maxUploadsPerGuest: number | string
   screenInClosedMode: boolean
+  screenSound: boolean
   language: Language
 }
 
@@ -84,6 +85,7 @@ export function formValuesOf(config: AdminEventConfig): EventFormValues {
     guestDownloads: config.guestDownloads,
     maxUploadsPerGuest: config.maxUploadsPerGuest ?? '',
     screenInClosedMode: config.screenInClosedMode,
+    screenSound: config.screenSound,
     language: config.language,
   }
 }
@@ -127,6 +129,7 @@ export function eventPatchOf(values: EventFormValues, saved: AdminEventConfig): 
     guestDownloads: values.guestDownloads,
     maxUploadsPerGuest: String(values.maxUploadsPerGuest).trim() === '' ? null : toNumber(values.maxUploadsPerGuest),
     screenInClosedMode: values.screenInClosedMode,
+    screenSound: values.screenSound,
     language: values.language,
   }
   const patch: Record<string, unknown> = {}

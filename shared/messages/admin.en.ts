@@ -215,6 +215,8 @@ export const adminEn = {
     maxUploadsPerGuest: 'Upload limit per guest',
     maxUploadsPerGuestHint: 'Like a disposable camera: 1 to 1,000 per phone. Blank: no limit.',
     screenInClosedMode: 'The screen shows the photos even while the gallery is closed',
+    screenSound: 'The screen plays the approved voice messages aloud',
+    screenSoundHint: 'Off, the screen shows each voice message as a silent card. On, the screen’s browser only plays sound after someone taps (or clicks) the screen once: do that when you set the screen up. A screen already open stays as it was until it is reloaded.',
     language: 'Event language',
     languageHint: 'The screen, the printed card and the pages of guests whose browser asks for another language speak this one.',
     save: 'Save settings',

@@ -216,6 +216,8 @@ export const adminEs = {
     maxUploadsPerGuest: 'Límite de envíos por invitado',
     maxUploadsPerGuestHint: 'Como una cámara desechable: de 1 a 1.000 por celular. En blanco: sin límite.',
     screenInClosedMode: 'La pantalla muestra las fotos aunque la galería esté cerrada',
+    screenSound: 'La pantalla reproduce los mensajes de voz aprobados',
+    screenSoundHint: 'Apagado, la pantalla muestra cada mensaje de voz como una tarjeta, sin sonido. Encendido, el navegador de la pantalla solo reproduce sonido después de que alguien toque (o haga clic en) la pantalla una vez: hazlo al instalar la pantalla. Una pantalla ya abierta sigue como estaba hasta que se recargue.',
     language: 'Idioma del evento',
     languageHint: 'La pantalla, la tarjeta para imprimir y las páginas de quienes usan un navegador en otro idioma hablan este.',
     save: 'Guardar configuración',

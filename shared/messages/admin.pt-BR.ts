@@ -219,6 +219,8 @@ export const adminPtBR = {
     maxUploadsPerGuest: 'Limite de envios por convidado',
     maxUploadsPerGuestHint: 'Como uma câmera descartável: de 1 a 1.000 por celular. Em branco: sem limite.',
     screenInClosedMode: 'O telão mostra as fotos mesmo com a galeria fechada',
+    screenSound: 'O telão toca os recados de voz aprovados',
+    screenSoundHint: 'Desligado, o telão mostra cada recado de voz como um cartão, sem som. Ligado, o navegador do telão só toca som depois que alguém toca (ou clica) uma vez na tela: faça isso ao montar o telão. Um telão já aberto segue como estava até ser recarregado.',
     language: 'Idioma do evento',
     languageHint: 'O telão, o cartão para imprimir e a página de quem usa um navegador em outro idioma falam este.',
     save: 'Salvar configuração',

@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const en = {
   locale: 'en',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Wedding photos',
   language: { label: 'Language' },
   home: {
@@ -21,7 +21,7 @@ export const en = {
   },
   upload: {
     title: 'Share photos and videos',
-    back: 'Back to the start',
+    back: 'Back to home',
     intro: 'Pick as many photos and videos as you like. They go up one by one, even if the connection drops.',
     limits: (maxBytes: number, allowVideos: boolean, maxVideoSec: number) => allowVideos
       ? `Up to ${formatBytes(maxBytes)} per file; videos up to ${formatDuration(maxVideoSec)}.`
@@ -109,6 +109,7 @@ export const en = {
   },
   gallery: {
     title: 'Gallery',
+    viewsLabel: 'Photos and messages',
     back: 'Home',
     send: 'Share photos',
     empty: 'No approved photos yet. Why not send the first ones?',
@@ -137,6 +138,10 @@ export const en = {
     lessText: 'less',
     messageLabel: (author: string) => (author ? `Message from ${author}` : 'Message from a guest'),
     download: 'Download',
+    play: 'Play',
+    pause: 'Pause',
+    seek: 'Position in the video',
+    timeOf: (current: string, total: string) => `${current} of ${total}`,
   },
   slideshow: {
     label: 'Photo slideshow',
@@ -151,6 +156,12 @@ export const en = {
     qrAlt: 'QR code to share photos',
     fullscreen: 'Full screen',
     offline: 'No connection: showing the photos we already have.',
+    needsKeyTitle: 'This screen needs the screen address',
+    needsKeyWhy: 'The gallery is closed or protected by a PIN: only the address with the screen’s key shows the photos here.',
+    needsKeyWhere: 'Where to find it: in the couple’s panel, Event tab, “Screen address”. Open that address on this screen.',
+    needsKeyPanel: (address: string) => `Couple’s panel: ${address}`,
+    voiceTitle: 'Voice message',
+    tapForSound: 'Tap the screen to turn on the voice messages’ sound',
   },
   guestbook: {
     title: 'Leave a message',
@@ -173,6 +184,10 @@ export const en = {
     discardRecording: 'Delete recording',
     sendRecording: 'Send recording',
     recordingSent: 'Voice message queued. It goes even if the connection drops.',
+    recordingArrived: 'Voice message received. Thank you!',
+    recordingArrivedAfterApproval: 'Voice message received. Everyone will hear it once the couple approves it.',
+    recordAnother: 'Record another message',
+    recordingUndone: 'Voice message taken back: it will not appear.',
     noMicrophone: 'This device\'s microphone could not be used.',
     listTitle: 'Messages',
     listLink: 'Messages',
@@ -211,6 +226,6 @@ export const en = {
   errors: {
     notFound: 'Page not found.',
     generic: 'Something went wrong.',
-    home: 'Back to the start',
+    home: 'Back to home',
   },
 } satisfies Messages

@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const es = {
   locale: 'es',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Fotos de la boda',
   language: { label: 'Idioma' },
   home: {
@@ -72,7 +72,7 @@ export const es = {
       retrying: 'Intentando de nuevo…',
       finishing: 'Terminando…',
       done: 'Enviado',
-      duplicate: 'Ya enviada',
+      duplicate: 'Ya enviado',
       error: 'No se envió',
     },
     remove: (name: string) => `Quitar ${name}`,
@@ -109,6 +109,7 @@ export const es = {
   },
   gallery: {
     title: 'Galería',
+    viewsLabel: 'Fotos y mensajes',
     back: 'Inicio',
     send: 'Enviar fotos',
     empty: 'Todavía no hay fotos aprobadas. ¿Qué tal si envías las primeras?',
@@ -137,6 +138,10 @@ export const es = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensaje de ${author}` : 'Mensaje de un invitado'),
     download: 'Descargar',
+    play: 'Reproducir',
+    pause: 'Pausar',
+    seek: 'Posición en el video',
+    timeOf: (current: string, total: string) => `${current} de ${total}`,
   },
   slideshow: {
     label: 'Pantalla de fotos',
@@ -151,6 +156,12 @@ export const es = {
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Pantalla completa',
     offline: 'Sin conexión: repitiendo las fotos que ya tenemos.',
+    needsKeyTitle: 'Esta pantalla necesita la dirección de la pantalla',
+    needsKeyWhy: 'La galería está cerrada o protegida con PIN: solo la dirección con la clave de la pantalla muestra las fotos aquí.',
+    needsKeyWhere: 'Dónde encontrarla: en el panel de los novios, pestaña Evento, “Dirección de la pantalla”. Abre esa dirección en esta pantalla.',
+    needsKeyPanel: (address: string) => `Panel de los novios: ${address}`,
+    voiceTitle: 'Mensaje de voz',
+    tapForSound: 'Toca la pantalla para activar el sonido de los mensajes de voz',
   },
   guestbook: {
     title: 'Deja un mensaje',
@@ -173,6 +184,10 @@ export const es = {
     discardRecording: 'Borrar grabación',
     sendRecording: 'Enviar grabación',
     recordingSent: 'Mensaje de voz en la cola de envío. Se envía aunque se caiga la conexión.',
+    recordingArrived: 'Mensaje de voz recibido. ¡Gracias!',
+    recordingArrivedAfterApproval: 'Mensaje de voz recibido. Todos lo escucharán cuando los novios lo aprueben.',
+    recordAnother: 'Grabar otro mensaje',
+    recordingUndone: 'Mensaje de voz retirado: no va a aparecer.',
     noMicrophone: 'No se pudo usar el micrófono de este dispositivo.',
     listTitle: 'Mensajes',
     listLink: 'Mensajes',

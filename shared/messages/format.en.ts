@@ -18,4 +18,4 @@ export const {
   today: time => `today ${time}`,
   tomorrow: time => `tomorrow ${time}`,
   onDate: (date, time) => `on ${date} ${time}`,
-}, { hour: 'numeric', hourCycle: 'h12' })
+})

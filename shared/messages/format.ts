@@ -46,14 +46,40 @@ function lazy<T>(make: () => T): () => T {
   return () => (value ??= make())
 }
 
-export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl.DateTimeFormatOptions = { hour: '2-digit', hourCycle: 'h23' }) {
+/**
+ * How a language writes the hour of a time of day: "18:04" on a 24-hour clock, "3:40 AM" on
+ * English's 12-hour one, whose hour has no leading zero ("03:40 AM" reads as a machine's).
+ */
+export function hourOptionsOf(locale: string): Pick<Intl.DateTimeFormatOptions, 'hour' | 'hourCycle'> {
+  return locale.startsWith('en') ? { hour: 'numeric', hourCycle: 'h12' } : { hour: '2-digit', hourCycle: 'h23' }
+}
+
+const momentFormats = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * "22/11/2026, 18:04", "11/22/2026, 3:40 AM": a moment with its year, on the clock of `timeZone`
+ * (for what is printed or made on the server, where no browser says where the reader is).
+ */
+export function formatMoment(locale: string, date: Date | string, timeZone: string): string {
+  const key = `${locale}\u0000${timeZone}`
+  let format = momentFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', minute: '2-digit', ...hourOptionsOf(locale) })
+    momentFormats.set(key, format)
+  }
+  // Newer ICU data writes "3:40\u202fAM" (a narrow space, which a PDF's typeface may not have):
+  // the plain space that older data writes, in every typeface.
+  return format.format(new Date(date)).replaceAll('\u202f', ' ')
+}
+
+export function makeFormat(locale: string, words: FormatWords, hourOptions: Intl.DateTimeFormatOptions = hourOptionsOf(locale)) {
   // Made on first use: a formatter costs a few milliseconds on a slow phone (the locale's data is
   // loaded), and most pages show a size or a date, not all seven kinds.
   const decimal = lazy(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }))
   const integer = lazy(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }))
   const fixed = lazy(() => new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }))
   const calendarDate = lazy(() => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }))
-  const dateTime = lazy(() => new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }))
+  const dateTime = lazy(() => new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', minute: '2-digit', ...hourOptionsOf(locale) }))
   const hour = lazy(() => new Intl.DateTimeFormat(locale, hourOptions))
   const dayAndMonth = lazy(() => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long' }))
 

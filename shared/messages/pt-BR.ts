@@ -8,7 +8,7 @@ import { formatBytes, formatBytesOf, formatClock, formatCountdown, formatDuratio
 
 export const ptBR = {
   locale: 'pt-BR',
-  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate },
+  format: { bytes: formatBytes, duration: formatDuration, eventDate: formatEventDate, clock: formatClock },
   siteTitle: 'Fotos do casamento',
   language: { label: 'Idioma' },
   home: {
@@ -73,7 +73,7 @@ export const ptBR = {
       retrying: 'Tentando de novo…',
       finishing: 'Finalizando…',
       done: 'Enviado',
-      duplicate: 'Já enviada',
+      duplicate: 'Já enviado',
       error: 'Não foi enviado',
     },
     remove: (name: string) => `Remover ${name}`,
@@ -129,6 +129,10 @@ export const ptBR = {
     discardRecording: 'Apagar gravação',
     sendRecording: 'Enviar gravação',
     recordingSent: 'Recado de voz na fila de envio. Ele segue mesmo se a internet cair.',
+    recordingArrived: 'Recado de voz recebido. Obrigado!',
+    recordingArrivedAfterApproval: 'Recado de voz recebido. Ele aparece para todos depois que o casal aprovar.',
+    recordAnother: 'Gravar outro recado',
+    recordingUndone: 'Recado de voz desfeito: ele não vai aparecer.',
     noMicrophone: 'Não foi possível usar o microfone deste aparelho.',
     listTitle: 'Recados',
     listLink: 'Recados',
@@ -141,6 +145,8 @@ export const ptBR = {
   },
   gallery: {
     title: 'Galeria',
+    /** The photos and the messages: the gallery's two views, side by side. */
+    viewsLabel: 'Fotos e recados',
     back: 'Início',
     send: 'Enviar fotos',
     empty: 'Ainda não há fotos aprovadas. Que tal enviar as primeiras?',
@@ -169,6 +175,10 @@ export const ptBR = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
     download: 'Baixar',
+    play: 'Reproduzir',
+    pause: 'Pausar',
+    seek: 'Posição no vídeo',
+    timeOf: (current: string, total: string) => `${current} de ${total}`,
   },
   gate: {
     closedTitle: 'A galeria ainda está fechada',
@@ -208,6 +218,14 @@ export const ptBR = {
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Tela cheia',
     offline: 'Sem conexão: repetindo as fotos que já temos.',
+    /** A gallery behind a PIN or closed to guests, opened without the screen's key (`chave`). */
+    needsKeyTitle: 'Este telão precisa do endereço do telão',
+    needsKeyWhy: 'A galeria está fechada ou protegida por PIN: só o endereço com a chave do telão mostra as fotos aqui.',
+    needsKeyWhere: 'Onde encontrar: no painel dos noivos, aba Evento, “Endereço do telão”. Abra esse endereço nesta tela.',
+    needsKeyPanel: (address: string) => `Painel dos noivos: ${address}`,
+    voiceTitle: 'Recado de voz',
+    /** The couple turned the screen's sound on; the browser waits for a tap before it plays any. */
+    tapForSound: 'Toque na tela para ligar o som dos recados de voz',
   },
   errors: {
     notFound: 'Página não encontrada.',

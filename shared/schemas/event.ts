@@ -32,6 +32,7 @@ export const eventPatchSchema = z.strictObject({
   guestDownloads: z.boolean(),
   maxUploadsPerGuest: z.number().int().min(1).max(MAX_UPLOADS_PER_GUEST_LIMIT).nullable(),
   screenInClosedMode: z.boolean(),
+  screenSound: z.boolean(),
   language: z.enum(LANGUAGES),
 }).partial()
 
@@ -67,6 +68,8 @@ export interface AdminEventConfig {
   /** The venue screen's key: `/galeria?slideshow=1&screenKey=…` (rotated by POST /api/admin/event/screen-key). */
   screenKey: string
   screenInClosedMode: boolean
+  /** The venue screen plays approved voice messages aloud (once someone taps it); silent cards otherwise. */
+  screenSound: boolean
   updatedAt: string
 }
 

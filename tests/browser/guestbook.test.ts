@@ -76,7 +76,10 @@ describe('the guestbook in the browser', () => {
     })
     expect(duration === Infinity || duration > 1).toBe(true)
     await page.locator('[data-testid=guestbook-send-recording]').click()
-    await page.locator('[data-testid=guestbook-recording-queued]').waitFor()
+    // The recorder says when the server has it (it waits for the couple's approval here).
+    const arrived = page.locator('[data-testid=guestbook-sent][data-type=audio]')
+    await arrived.waitFor({ timeout: 20_000 })
+    expect(await arrived.textContent()).toContain('depois que o casal aprovar')
     audioId = (await until(async () => (await pendingIds('audio'))[0], 'the spoken message'))!
     const record = (await api(server.url, '/api/admin/guestbook?status=pending', { cookie: server.cookie })).body.items.find((item: { id: string }) => item.id === audioId)
     expect(record).toMatchObject({ type: 'audio', author: 'Tia Conceição', text: null })

@@ -86,7 +86,7 @@ describe('/enviar: bytes already sent, and "Remover" within the window (phone, r
     const second = await phone()
     await send(second.page, [file], 'Segundo celular')
     expect(await states(second.page)).toEqual(['duplicate'])
-    expect((await rows(second.page).locator('.upload-item__status').textContent())!.trim()).toBe('Já enviada')
+    expect((await rows(second.page).locator('.upload-item__status').textContent())!.trim()).toBe('Já enviado')
     expect(await second.page.locator('[data-testid=upload-remove]').count()).toBe(0)
     // One init, answered 200 (the earlier upload), and no bytes sent, no confirm (the page's own
     // read of what this phone sent before, GET /api/uploads/mine, is no sending).

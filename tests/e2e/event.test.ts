@@ -15,14 +15,14 @@ describe('event configuration', () => {
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
       maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: expect.any(String),
       galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
-      screenKey: expect.any(String), screenInClosedMode: true,
+      screenKey: expect.any(String), screenInClosedMode: true, screenSound: false,
     })
     expect(new Date(admin.body.updatedAt).toISOString()).toBe(admin.body.updatedAt)
     const pub = await api(server.url, '/api/event')
     expect(pub.body).toEqual({
       coupleNames: '', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
       maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', cover: null,
-      galleryMode: 'live', revealAt: null, galleryPinRequired: false, guestDownloads: false, maxUploadsPerGuest: null,
+      galleryMode: 'live', revealAt: null, galleryPinRequired: false, guestDownloads: false, maxUploadsPerGuest: null, screenSound: false,
     })
   })
 

@@ -6,7 +6,7 @@ const saved: AdminEventConfig = {
   coupleNames: 'Ana & Bruno', eventDate: null, maxFileSizeBytes: 524288000, allowVideos: true,
   maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
   galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
-  screenKey: 'k'.repeat(22), screenInClosedMode: true,
+  screenKey: 'k'.repeat(22), screenInClosedMode: true, screenSound: false,
 }
 
 describe('event configuration form', () => {
@@ -14,7 +14,7 @@ describe('event configuration form', () => {
     expect(formValuesOf(saved)).toEqual({
       coupleNames: 'Ana & Bruno', eventDate: '', maxFileSizeMb: 500, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post',
       allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
-      galleryMode: 'live', revealAt: '', galleryPin: '', guestDownloads: false, maxUploadsPerGuest: '', screenInClosedMode: true,
+      galleryMode: 'live', revealAt: '', galleryPin: '', guestDownloads: false, maxUploadsPerGuest: '', screenInClosedMode: true, screenSound: false,
     })
   })
 

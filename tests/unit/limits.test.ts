@@ -30,6 +30,8 @@ describe('named limits and sets', () => {
       coupleNames: '', maxFileSizeBytes: 524288000, allowVideos: true, maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR',
       // The gallery controls: today's behaviour until the couple changes them.
       galleryMode: 'live', guestDownloads: false, screenInClosedMode: true,
+      // The venue screen stays silent until the couple turns its sound on.
+      screenSound: false,
     })
     expect(GALLERY_MODES).toEqual(['live', 'upload-only', 'reveal'])
     expect(MAX_UPLOADS_PER_GUEST_LIMIT).toBe(1000)

@@ -1,0 +1,1 @@
+ALTER TABLE `event_settings` ADD `screen_sound` integer DEFAULT false NOT NULL;
