@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { fetchFresh } from '../support/http'
 import { seedGuestbookMessages } from '../support/seed'
 
 /** Each page's text, words joined by single spaces (pdftotext ends every page with a form feed). */
@@ -20,7 +21,7 @@ const short = (index: number) => `Recado número ${index}: que a vida de vocês 
 describe('the printed guestbook sets messages several to a page, never splitting one', () => {
   const server = useTestServer({ admin: true, db: true })
   const book = async () => {
-    const response = await fetch(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })
+    const response = await fetchFresh(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })
     expect(response.status).toBe(200)
     return Buffer.from(await response.arrayBuffer())
   }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
-import { api } from '../support/http'
+import { api, fetchFresh } from '../support/http'
 import { seedGuestbookMessages, type SeededMessage } from '../support/seed'
 import { unzip } from '../support/zip'
 
@@ -12,7 +12,7 @@ const LONG = 240_000
 describe('the guestbook\'s exports hold every approved message, however many', () => {
   const server = useTestServer({ admin: true, db: true })
   let seeded: SeededMessage[]
-  const book = () => fetch(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })
+  const book = () => fetchFresh(`${server.url}/api/admin/guestbook.pdf`, { headers: { cookie: server.cookie } })
 
   beforeAll(async () => {
     seeded = await seedGuestbookMessages(server.db, MESSAGES)
@@ -31,7 +31,7 @@ describe('the guestbook\'s exports hold every approved message, however many', (
   }, LONG)
 
   it('guestbook.csv in the export holds all 20,666, oldest first, byte for byte what was written', async () => {
-    const response = await fetch(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie } })
+    const response = await fetchFresh(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie } })
     expect(response.status).toBe(200)
     const entries = await unzip(Buffer.from(await response.arrayBuffer()))
     expect(entries.map(entry => entry.name)).toEqual(['guestbook.csv', 'manifest.csv'])

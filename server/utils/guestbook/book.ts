@@ -128,28 +128,92 @@ function photoShelf(doc: PDFKit.PDFDocument) {
   }
 }
 
+const nextTurn = () => new Promise(resolve => setImmediate(resolve))
+
 /**
- * Waits, between two messages, for the client to take what was written (so the book never piles
- * up in memory) and, once the work has held the event loop for a slice, for one turn of it.
+ * What PDFKit writes, handed to the response in one piece per pause instead of as its many small
+ * pieces (one per PDF object line: every one would be a chunk of its own on the wire); between two
+ * messages, a wait for the client to take what was written (so the book never piles up in memory)
+ * and, once the work has held the event loop for a slice, a turn of it for the other requests.
  */
-function pacer(res: ServerResponse) {
-  let since = performance.now()
-  return async () => {
-    if (res.writableNeedDrain) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done)
-          res.off('close', done)
-          resolve()
-        }
-        res.on('drain', done)
-        res.on('close', done)
-      })
-    }
-    if (performance.now() - since < WORK_SLICE_MS) return
-    await new Promise(resolve => setImmediate(resolve))
-    since = performance.now()
+function paced(doc: PDFKit.PDFDocument, res: ServerResponse) {
+  let written: Buffer[] = []
+  doc.on('data', (chunk: Buffer) => written.push(chunk))
+  const flush = () => {
+    if (written.length === 0 || res.destroyed) return
+    res.write(written.length === 1 ? written[0] : Buffer.concat(written))
+    written = []
   }
+  let since = performance.now()
+  return {
+    flush,
+    async pause() {
+      if (performance.now() - since < WORK_SLICE_MS) return
+      flush()
+      if (res.writableNeedDrain) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done)
+            res.off('close', done)
+            resolve()
+          }
+          res.on('drain', done)
+          res.on('close', done)
+        })
+      }
+      await nextTurn()
+      since = performance.now()
+    },
+  }
+}
+
+interface OpenedFont extends FontWithGlyphs { layout: (text: string) => unknown }
+
+/**
+ * The typeface as PDFKit's font engine opened it, kept for the server's life (PDFKit takes an
+ * opened font where it takes a file): opening each WOFF file and its first line of text took some
+ * 50 ms of CPU, which every book would otherwise spend again.
+ */
+const openedFonts: Partial<Record<BookFont, OpenedFont>> = {}
+
+async function useBookFonts(doc: PDFKit.PDFDocument): Promise<Record<BookFont, FontWithGlyphs>> {
+  const cardFonts = await loadCardFonts()
+  const fonts = {} as Record<BookFont, OpenedFont>
+  for (const name of ['regular', 'bold'] as const) {
+    const source: OpenedFont | Buffer = openedFonts[name] ?? Buffer.from(cardFonts[name])
+    doc.registerFont(name, source as Buffer)
+    doc.font(name)
+    const font = openedFonts[name] ??= (doc as unknown as { _font: { font: OpenedFont } })._font.font
+    font.layout('Aa')
+    fonts[name] = font
+    await nextTurn()
+  }
+  return fonts
+}
+
+interface EmbeddedFontState { layoutCache?: Record<string, unknown>, finalize: () => void }
+const fontsOf = (doc: PDFKit.PDFDocument) => Object.values((doc as unknown as { _fontFamilies: Record<string, EmbeddedFontState> })._fontFamilies)
+
+/**
+ * Lets go of the layouts PDFKit keeps of every word it has set (its font layout cache): they grew
+ * with every new name and number, 2 KB a message. Emptied after each page of messages read, the
+ * cache still spares most of the work (without it the book took four times the CPU).
+ */
+function forgetLayouts(doc: PDFKit.PDFDocument) {
+  for (const font of fontsOf(doc)) if (font.layoutCache) font.layoutCache = Object.create(null)
+}
+
+/**
+ * Ends the document. Embedding the fonts (the glyphs used, compressed) is the longest step of
+ * PDFKit's end: done first, one font at a time with a turn of the event loop between (PDFKit's
+ * end then finds them embedded and goes on to the cross-reference table).
+ */
+async function endBook(doc: PDFKit.PDFDocument) {
+  for (const font of fontsOf(doc)) {
+    font.finalize()
+    await nextTurn()
+  }
+  doc.end()
 }
 
 /**
@@ -161,7 +225,6 @@ function pacer(res: ServerResponse) {
  */
 export async function sendGuestbookPdf(event: H3Event): Promise<void> {
   const settings = await getEventSettings()
-  const cardFonts = await loadCardFonts()
   const words = BOOK_WORDS[settings.language]
   const timeFormat = timeFormatOf(words.locale)
   const reads = guestbookPagesOldestFirst({ status: 'approved' }, ROWS_PER_READ)
@@ -187,21 +250,13 @@ export async function sendGuestbookPdf(event: H3Event): Promise<void> {
     doc.once('end', resolve)
     doc.once('error', reject)
   })
-  doc.on('data', (chunk: Buffer) => res.write(chunk))
-  doc.registerFont('regular', Buffer.from(cardFonts.regular))
-  doc.registerFont('bold', Buffer.from(cardFonts.bold))
-  const glyphs = (name: BookFont) => {
-    doc.font(name)
-    return (doc as unknown as { _font: { font: FontWithGlyphs } })._font.font
-  }
-  const regular = glyphs('regular')
-  const bold = glyphs('bold')
+  const output = paced(doc, res)
+  const { regular, bold } = await useBookFonts(doc)
 
   const book = bookTypesetter(doc, words.scan)
   const date = settings.eventDate ? CARD_WORDS[settings.language].date(settings.eventDate) : ''
   book.titlePage(words.title, drawableText(settings.coupleNames, bold), date, read.done ? words.empty : null)
   const photoOf = photoShelf(doc)
-  const pace = pacer(res)
   try {
     while (!read.done) {
       const photoKeys = await photoKeysOf(read.value.map(message => message.author))
@@ -213,12 +268,14 @@ export async function sendGuestbookPdf(event: H3Event): Promise<void> {
           time: timeFormat.format(message.createdAt),
           photo: await photoOf(photoKeys.get(message.author)),
         })
-        await pace()
+        await output.pause()
       }
+      forgetLayouts(doc)
       read = await reads.next()
     }
-    doc.end()
+    await endBook(doc)
     await ended
+    output.flush()
     await new Promise<void>(resolve => res.end(resolve))
   }
   catch (error) {
