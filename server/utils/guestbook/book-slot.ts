@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 
-/** What a second request for the book is told to wait (`retry-after`), in seconds: a long book takes about this long to set. */
+/** What a second request for the book is told to wait (`retry-after`), in seconds: about what a wedding's book (a few hundred messages) takes to set, many times over. */
 export const BOOK_RETRY_AFTER_SECONDS = 10
 
 let building = false
