@@ -33,6 +33,12 @@ const STYLES = {
 
 export const BOOK_MARGINS = MARGIN
 
+/**
+ * An image PDFKit has opened (`openImage`, which @types/pdfkit leaves out): drawn as often as
+ * needed, embedded in the file once.
+ */
+export interface OpenedImage { width: number, height: number }
+
 /** One message as the book prints it: every text already in the typeface's glyphs. */
 export interface BookMessage {
   /** The written text, or for a spoken one its line ("Recado de voz de …, 0:42"). */
@@ -44,7 +50,7 @@ export interface BookMessage {
   signature: string
   time: string
   /** The author's photo, opened by the document (PDFKit embeds an opened image once however often it is drawn). */
-  photo: PDFKit.Mixins.PDFImage | null
+  photo: OpenedImage | null
 }
 
 function drawQr(doc: PDFKit.PDFDocument, url: string, left: number, top: number, side: number) {
@@ -96,7 +102,7 @@ export function bookTypesetter(doc: PDFKit.PDFDocument, scanWords: string) {
     return doc.heightOfString(text, { width, lineGap: LINE_GAP })
   }
 
-  function photoHeight(photo: PDFKit.Mixins.PDFImage | null): number {
+  function photoHeight(photo: OpenedImage | null): number {
     if (!photo) return 0
     return photo.height * Math.min(PHOTO_SIDE / photo.width, PHOTO_SIDE / photo.height)
   }
@@ -149,7 +155,7 @@ export function bookTypesetter(doc: PDFKit.PDFDocument, scanWords: string) {
         top = MARGIN.top
       }
       onPage++
-      if (message.photo) doc.image(message.photo, MARGIN.left + CONTENT_WIDTH - PHOTO_SIDE, top, { fit: [PHOTO_SIDE, PHOTO_SIDE], align: 'right', valign: 'top' })
+      if (message.photo) doc.image(message.photo as unknown as PDFKit.Mixins.ImageSrc, MARGIN.left + CONTENT_WIDTH - PHOTO_SIDE, top, { fit: [PHOTO_SIDE, PHOTO_SIDE], align: 'right' })
       use(message.spoken ? STYLES.voice : STYLES.text)
       doc.text(message.body, MARGIN.left, top, { width, lineGap: LINE_GAP })
       if (message.recordingUrl) {

@@ -5,7 +5,7 @@ import { and, eq, isNotNull, inArray, desc } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { Language } from '#shared/enums'
 import { CARD_WORDS } from '../qr/card'
-import { BOOK_MARGINS, BOOK_PAGE, bookTypesetter, type BookFont } from './book-pages'
+import { BOOK_MARGINS, BOOK_PAGE, bookTypesetter, type BookFont, type OpenedImage } from './book-pages'
 import { guestbookPagesOldestFirst, type GuestbookEntryRow } from './list'
 
 /** Messages read from the database at a time: the book holds one such page in memory, however long the guestbook. */
@@ -107,8 +107,8 @@ async function readObject(key: string): Promise<Buffer | null> {
 
 /** Opened photos by key, the least recently drawn let go first; a photo that cannot be read or opened is left out. */
 function photoShelf(doc: PDFKit.PDFDocument) {
-  const opened = new Map<string, PDFKit.Mixins.PDFImage | null>()
-  return async (key: string | undefined): Promise<PDFKit.Mixins.PDFImage | null> => {
+  const opened = new Map<string, OpenedImage | null>()
+  return async (key: string | undefined): Promise<OpenedImage | null> => {
     if (!key) return null
     if (opened.has(key)) {
       const photo = opened.get(key)!
@@ -117,9 +117,9 @@ function photoShelf(doc: PDFKit.PDFDocument) {
       return photo
     }
     const bytes = await readObject(key).catch(() => null)
-    let photo: PDFKit.Mixins.PDFImage | null = null
+    let photo: OpenedImage | null = null
     try {
-      photo = bytes ? doc.openImage(bytes) : null
+      photo = bytes ? (doc as unknown as { openImage: (bytes: Buffer) => OpenedImage }).openImage(bytes) : null
     }
     catch { /* not an image PDFKit reads: the message goes without */ }
     opened.set(key, photo)
