@@ -1,5 +1,7 @@
 import { createClient, type Client } from '@libsql/client'
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { searchTextOf } from '../../shared/search'
 import { jpeg, mp4 } from './fixtures'
 import { api } from './http'
 import { keyOfUrl, uploadFile } from './uploads'
@@ -99,4 +101,38 @@ export async function waitForDerived(base: string, cookie: string, id: string): 
  */
 export function openDatabase(dbPath: string): Client {
   return createClient({ url: `file:${dbPath}`, timeout: 10_000 })
+}
+
+export interface SeededMessage { id: string, author: string, text: string, createdAt: number }
+
+/**
+ * `count` approved written messages straight into the server's database, one a second from `from`,
+ * in one transaction of 500-row INSERTs (a statement per row would take most of the time with
+ * 20,000 of them). `textOf` writes message `index`; every id and text is distinct by default.
+ */
+export async function seedGuestbookMessages(db: Client, count: number, options: { from?: number, textOf?: (index: number) => string, authorOf?: (index: number) => string } = {}): Promise<SeededMessage[]> {
+  const from = options.from ?? Date.parse('2026-12-12T18:00:00.000Z')
+  const textOf = options.textOf ?? (index => `Recado número ${index}: felicidades aos noivos`)
+  const authorOf = options.authorOf ?? (index => `Convidado ${index}`)
+  const seeded: SeededMessage[] = []
+  const columns = ['id', 'status', 'author', 'text', 'search_text', 'created_at', 'updated_at']
+  const values = `(${columns.map(() => '?').join(', ')})`
+  const transaction = await db.transaction('write')
+  try {
+    for (let done = 0; done < count; done += 500) {
+      const args: (string | number)[] = []
+      const rows = Math.min(500, count - done)
+      for (let index = done; index < done + rows; index++) {
+        const message = { id: `seeded-${String(index).padStart(6, '0')}-${randomBytes(6).toString('hex')}`, author: authorOf(index), text: textOf(index), createdAt: from + index * 1000 }
+        seeded.push(message)
+        args.push(message.id, 'approved', message.author, message.text, searchTextOf(message.author, message.text), message.createdAt, message.createdAt)
+      }
+      await transaction.execute({ sql: `INSERT INTO guestbook_messages (${columns.join(', ')}) VALUES ${Array(rows).fill(values).join(', ')}`, args })
+    }
+    await transaction.commit()
+  }
+  finally {
+    transaction.close()
+  }
+  return seeded
 }

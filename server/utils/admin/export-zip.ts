@@ -42,8 +42,9 @@ function archiveName(now = new Date()): string {
 /**
  * Streams a ZIP of every approved original plus manifest.csv. One original is open at a time and
  * flows from storage to the response with backpressure (no buffering of files in memory or on
- * disk); media is STOREd, since photos and videos are compressed already. Only the manifest's text
- * is kept until the end, where it is added last so that it lists exactly what the archive holds.
+ * disk); media is STOREd, since photos and videos are compressed already. guestbook.csv follows,
+ * written as the archive takes it. Only the manifest's text is kept until the end, where it is
+ * added last so that it lists exactly what the archive holds.
  */
 export async function sendExportZip(event: H3Event): Promise<void> {
   const store = useMediaStore()
@@ -84,7 +85,11 @@ export async function sendExportZip(event: H3Event): Promise<void> {
       await Promise.race([finished(source), zipFailed])
     }
     // The guestbook's approved messages; the spoken ones' recordings are among the originals above.
-    zip.addBuffer(Buffer.from(await guestbookCsv(language), 'utf8'), 'guestbook.csv', { mtime: new Date() })
+    if (clientGone) return
+    const messages = guestbookCsv(language)
+    reading = messages
+    zip.addReadStream(messages, 'guestbook.csv', { mtime: new Date() })
+    await Promise.race([finished(messages), zipFailed])
     zip.addBuffer(Buffer.from(manifest, 'utf8'), 'manifest.csv', { mtime: new Date() })
     zip.end()
     await Promise.race([finished(res), zipFailed])

@@ -1,23 +1,22 @@
+import type { ServerResponse } from 'node:http'
+import type { H3Event } from 'h3'
 import PDFDocument from 'pdfkit'
 import { and, eq, isNotNull, inArray, desc } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
-import type { EventSettingsRow } from '../../../db/schema'
 import type { Language } from '#shared/enums'
-import { CARD_WORDS, type CardFonts } from '../qr/card'
-import { darkRuns, QR_QUIET_ZONE_MODULES, qrMatrix } from '../qr/render'
-import { guestbookRows, type GuestbookEntryRow } from './list'
+import { CARD_WORDS } from '../qr/card'
+import { BOOK_MARGINS, BOOK_PAGE, bookTypesetter, type BookFont, type OpenedImage } from './book-pages'
+import { guestbookPagesOldestFirst, type GuestbookEntryRow } from './list'
 
-/** A5 portrait, in points. */
-const PAGE = { width: 419.53, height: 595.28 }
-const MARGIN = 42
-const CONTENT_WIDTH = PAGE.width - 2 * MARGIN
-const INK = '#222222'
-const MUTED = '#65545a'
-const ACCENT = '#7a3e48'
-const PHOTO_SIDE = 110
-const QR_SIDE = 78
-/** A book of this many messages at most: more than any wedding writes. */
-const BOOK_MAX_MESSAGES = 5000
+/** Messages read from the database at a time: the book holds one such page in memory, however long the guestbook. */
+const ROWS_PER_READ = 250
+/**
+ * The longest the book works before letting the server answer others (gallery polls, uploads):
+ * typesetting thousands of messages in one go held every other request for seconds.
+ */
+const WORK_SLICE_MS = 20
+/** Authors' photos kept opened at once: a guest who wrote several messages has one photo embedded once. */
+const PHOTOS_KEPT = 64
 /** Times in the book are the venue's: Brazil's (no daylight saving since 2019). */
 const TIME_ZONE = 'America/Sao_Paulo'
 
@@ -87,16 +86,16 @@ export function drawableText(text: string, font: FontWithGlyphs): string {
   return kept.replace(/[ \t]{2,}/g, ' ').replace(/ +\n/g, '\n').trim()
 }
 
-/** One approved photo of each author (exact name), to print beside their message: their newest. */
-async function photosByAuthor(authors: string[]): Promise<Map<string, string>> {
+/** The newest approved photo of each named author among `authors` (exact name), by its display image's key. */
+async function photoKeysOf(authors: string[]): Promise<Map<string, string>> {
   const named = [...new Set(authors.filter(Boolean))]
   if (named.length === 0) return new Map()
   const rows = await useDb().select({ author: uploads.author, displayKey: uploads.displayKey }).from(uploads)
     .where(and(eq(uploads.status, 'approved'), eq(uploads.kind, 'photo'), isNotNull(uploads.confirmedAt), isNotNull(uploads.displayKey), inArray(uploads.author, named)))
     .orderBy(desc(uploads.createdAt))
-  const photos = new Map<string, string>()
-  for (const row of rows) if (!photos.has(row.author)) photos.set(row.author, row.displayKey!)
-  return photos
+  const keys = new Map<string, string>()
+  for (const row of rows) if (!keys.has(row.author)) keys.set(row.author, row.displayKey!)
+  return keys
 }
 
 async function readObject(key: string): Promise<Buffer | null> {
@@ -106,80 +105,195 @@ async function readObject(key: string): Promise<Buffer | null> {
   return store.readRange(key, 0, head.size - 1)
 }
 
-function drawQr(doc: PDFKit.PDFDocument, url: string, left: number, top: number, side: number) {
-  const matrix = qrMatrix(url)
-  const modules = matrix.size + 2 * QR_QUIET_ZONE_MODULES
-  const unit = side / modules
-  doc.rect(left, top, side, side).fill('#ffffff')
-  for (const run of darkRuns(matrix)) {
-    doc.rect(left + (run.col + QR_QUIET_ZONE_MODULES) * unit, top + (run.row + QR_QUIET_ZONE_MODULES) * unit, run.length * unit, unit)
+/** Opened photos by key, the least recently drawn let go first; a photo that cannot be read or opened is left out. */
+function photoShelf(doc: PDFKit.PDFDocument) {
+  const opened = new Map<string, OpenedImage | null>()
+  return async (key: string | undefined): Promise<OpenedImage | null> => {
+    if (!key) return null
+    if (opened.has(key)) {
+      const photo = opened.get(key)!
+      opened.delete(key)
+      opened.set(key, photo)
+      return photo
+    }
+    const bytes = await readObject(key).catch(() => null)
+    let photo: OpenedImage | null = null
+    try {
+      photo = bytes ? (doc as unknown as { openImage: (bytes: Buffer) => OpenedImage }).openImage(bytes) : null
+    }
+    catch { /* not an image PDFKit reads: the message goes without */ }
+    opened.set(key, photo)
+    if (opened.size > PHOTOS_KEPT) opened.delete(opened.keys().next().value!)
+    return photo
   }
-  doc.fill('#000000')
 }
 
-/** Every approved message, oldest first: the book reads in the order the night went. */
-async function approvedMessages(): Promise<GuestbookEntryRow[]> {
-  return (await guestbookRows({ status: 'approved' }, undefined, BOOK_MAX_MESSAGES)).reverse()
+const nextTurn = () => new Promise(resolve => setImmediate(resolve))
+
+/**
+ * What PDFKit writes, handed to the response in one piece per pause instead of as its many small
+ * pieces (one per PDF object line: every one would be a chunk of its own on the wire); between two
+ * messages, a wait for the client to take what was written (so the book never piles up in memory)
+ * and, once the work has held the event loop for a slice, a turn of it for the other requests.
+ */
+function paced(doc: PDFKit.PDFDocument, res: ServerResponse) {
+  let written: Buffer[] = []
+  doc.on('data', (chunk: Buffer) => written.push(chunk))
+  const flush = () => {
+    if (written.length === 0 || res.destroyed) return
+    res.write(written.length === 1 ? written[0] : Buffer.concat(written))
+    written = []
+  }
+  let since = performance.now()
+  return {
+    flush,
+    async pause() {
+      if (performance.now() - since < WORK_SLICE_MS) return
+      flush()
+      if (res.writableNeedDrain) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done)
+            res.off('close', done)
+            resolve()
+          }
+          res.on('drain', done)
+          res.on('close', done)
+        })
+      }
+      await nextTurn()
+      since = performance.now()
+    },
+  }
+}
+
+interface OpenedFont extends FontWithGlyphs { layout: (text: string) => unknown }
+
+/**
+ * The typeface as PDFKit's font engine opened it, kept for the server's life (PDFKit takes an
+ * opened font where it takes a file): opening each WOFF file and its first line of text took some
+ * 50 ms of CPU, which every book would otherwise spend again.
+ */
+const openedFonts: Partial<Record<BookFont, OpenedFont>> = {}
+
+async function useBookFonts(doc: PDFKit.PDFDocument): Promise<Record<BookFont, FontWithGlyphs>> {
+  const cardFonts = await loadCardFonts()
+  const fonts = {} as Record<BookFont, OpenedFont>
+  for (const name of ['regular', 'bold'] as const) {
+    const source: OpenedFont | Buffer = openedFonts[name] ?? Buffer.from(cardFonts[name])
+    doc.registerFont(name, source as Buffer)
+    doc.font(name)
+    const font = openedFonts[name] ??= (doc as unknown as { _font: { font: OpenedFont } })._font.font
+    font.layout('Aa')
+    fonts[name] = font
+    await nextTurn()
+  }
+  return fonts
+}
+
+interface EmbeddedFontState { layoutCache?: Record<string, unknown>, finalize: () => void }
+const fontsOf = (doc: PDFKit.PDFDocument) => Object.values((doc as unknown as { _fontFamilies: Record<string, EmbeddedFontState> })._fontFamilies)
+
+/**
+ * Lets go of the layouts PDFKit keeps of every word it has set (its font layout cache): they grew
+ * with every new name and number, 2 KB a message. Emptied after each page of messages read, the
+ * cache still spares most of the work (without it the book took four times the CPU).
+ */
+function forgetLayouts(doc: PDFKit.PDFDocument) {
+  for (const font of fontsOf(doc)) if (font.layoutCache) font.layoutCache = Object.create(null)
 }
 
 /**
- * The couple's book: a title page (names, date), then each approved message with its author and
- * time; a spoken one as "Recado de voz de …, 0:42" with a QR code to its recording; beside a
- * message, one approved photo of the same author where there is one. The card's typeface (Lora).
+ * Ends the document. Embedding the fonts (the glyphs used, compressed) is the longest step of
+ * PDFKit's end: done first, one font at a time with a turn of the event loop between (PDFKit's
+ * end then finds them embedded and goes on to the cross-reference table).
  */
-export async function renderGuestbookPdf(settings: Pick<EventSettingsRow, 'coupleNames' | 'eventDate' | 'language'>, cardFonts: CardFonts): Promise<Buffer> {
-  const words = BOOK_WORDS[settings.language]
-  const timeFormat = timeFormatOf(words.locale)
-  const messages = await approvedMessages()
-  const photos = await photosByAuthor(messages.map(message => message.author))
-  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: MARGIN, font: null, info: { Title: [words.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
-  const chunks: Buffer[] = []
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
-    doc.on('end', () => resolve(Buffer.concat(chunks)))
-    doc.on('error', reject)
-  })
-  doc.registerFont('regular', Buffer.from(cardFonts.regular))
-  doc.registerFont('bold', Buffer.from(cardFonts.bold))
-  const glyphs = (name: 'regular' | 'bold') => {
-    doc.font(name)
-    return (doc as unknown as { _font: { font: FontWithGlyphs } })._font.font
-  }
-  const regular = glyphs('regular')
-  const bold = glyphs('bold')
-
-  // Title page.
-  doc.font('bold').fontSize(30).fillColor(ACCENT)
-  doc.text(words.title, MARGIN, PAGE.height / 3, { width: CONTENT_WIDTH, align: 'center' })
-  const names = drawableText(settings.coupleNames, bold)
-  if (names) doc.moveDown(0.6).fontSize(22).fillColor(INK).text(names, { width: CONTENT_WIDTH, align: 'center' })
-  if (settings.eventDate) doc.moveDown(0.4).font('regular').fontSize(14).fillColor(MUTED).text(CARD_WORDS[settings.language].date(settings.eventDate), { width: CONTENT_WIDTH, align: 'center' })
-  if (messages.length === 0) doc.moveDown(2).font('regular').fontSize(12).fillColor(MUTED).text(words.empty, { width: CONTENT_WIDTH, align: 'center' })
-
-  for (const message of messages) {
-    doc.addPage()
-    const author = drawableText(message.author, bold) || words.anonymous
-    const photoKey = message.author ? photos.get(message.author) : undefined
-    const photo = photoKey ? await readObject(photoKey).catch(() => null) : null
-    const textWidth = photo ? CONTENT_WIDTH - PHOTO_SIDE - 16 : CONTENT_WIDTH
-    const top = MARGIN
-    if (photo) doc.image(photo, MARGIN + CONTENT_WIDTH - PHOTO_SIDE, top, { fit: [PHOTO_SIDE, PHOTO_SIDE], align: 'center' })
-    if (message.type === 'text') {
-      doc.font('regular').fontSize(15).fillColor(INK)
-      doc.text(drawableText(message.text ?? '', regular), MARGIN, top, { width: textWidth, lineGap: 3 })
-    }
-    else {
-      doc.font('bold').fontSize(15).fillColor(INK)
-      doc.text(drawableText(words.voice(message.author, message.durationSec ?? 0), bold) || words.voice('', message.durationSec ?? 0), MARGIN, top, { width: textWidth })
-      if (message.storageKey) {
-        const qrTop = doc.y + 10
-        drawQr(doc, useMediaStore().publicUrl(message.storageKey), MARGIN, qrTop, QR_SIDE)
-        doc.font('regular').fontSize(9).fillColor(MUTED).text(words.scan, MARGIN, qrTop + QR_SIDE + 4, { width: textWidth })
-      }
-    }
-    doc.moveDown(1).font('bold').fontSize(12).fillColor(ACCENT).text(`— ${author}`, MARGIN, Math.max(doc.y, photo ? top + PHOTO_SIDE : 0) + 8, { width: CONTENT_WIDTH })
-    doc.font('regular').fontSize(10).fillColor(MUTED).text(timeFormat.format(message.createdAt), { width: CONTENT_WIDTH })
+async function endBook(doc: PDFKit.PDFDocument) {
+  for (const font of fontsOf(doc)) {
+    font.finalize()
+    await nextTurn()
   }
   doc.end()
-  return done
+}
+
+/**
+ * Streams the couple's book: a title page (names, date), then every approved message, oldest
+ * first, several to a page (book-pages.ts), with its author and time; a spoken one as "Recado de
+ * voz de …, 0:42" with a QR code to its recording; beside a message, the newest approved photo of
+ * the same author where there is one. In the card's typeface (Lora), in the event's language.
+ * Written as it is set, a page of messages read at a time: memory stays flat however long the book.
+ */
+export async function sendGuestbookPdf(event: H3Event): Promise<void> {
+  const settings = await getEventSettings()
+  const words = BOOK_WORDS[settings.language]
+  const timeFormat = timeFormatOf(words.locale)
+  const reads = guestbookPagesOldestFirst({ status: 'approved' }, ROWS_PER_READ)
+  // The first read before any byte: a database that does not answer is an ordinary error.
+  let read = await reads.next()
+
+  const res = event.node.res
+  // Chrome's PDF viewer is a plugin that the API's restrictive policy would block.
+  res.removeHeader('content-security-policy')
+  setResponseHeaders(event, {
+    'content-type': 'application/pdf',
+    'content-disposition': `inline; filename="${words.fileName}"`,
+    'cache-control': 'private, no-store',
+  })
+  let clientGone = false
+  res.once('close', () => {
+    if (!res.writableFinished) clientGone = true
+  })
+  // Null keeps PDFKit from loading its built-in Helvetica from its own package files (which a
+  // bundled server may not ship); all text uses the embedded font. @types/pdfkit only admits strings.
+  const doc = new PDFDocument({ size: [BOOK_PAGE.width, BOOK_PAGE.height], margins: BOOK_MARGINS, font: null, info: { Title: [words.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.once('end', resolve)
+    doc.once('error', reject)
+  })
+  const output = paced(doc, res)
+  const { regular, bold } = await useBookFonts(doc)
+
+  const book = bookTypesetter(doc, words.scan)
+  const date = settings.eventDate ? CARD_WORDS[settings.language].date(settings.eventDate) : ''
+  book.titlePage(words.title, drawableText(settings.coupleNames, bold), date, read.done ? words.empty : null)
+  const photoOf = photoShelf(doc)
+  try {
+    while (!read.done) {
+      const photoKeys = await photoKeysOf(read.value.map(message => message.author))
+      for (const message of read.value) {
+        if (clientGone) return
+        book.message({
+          ...bookBody(message, words, regular, bold),
+          signature: `— ${drawableText(message.author, bold) || words.anonymous}`,
+          time: timeFormat.format(message.createdAt),
+          photo: await photoOf(photoKeys.get(message.author)),
+        })
+        await output.pause()
+      }
+      forgetLayouts(doc)
+      read = await reads.next()
+    }
+    await endBook(doc)
+    await ended
+    output.flush()
+    await new Promise<void>(resolve => res.end(resolve))
+  }
+  catch (error) {
+    if (clientGone) return
+    // Mid-stream: break the connection so the download fails visibly instead of ending as a
+    // shorter book that looks complete.
+    console.error('[guestbook book] failed mid-stream:', error instanceof Error ? error.message : error)
+    res.destroy(error instanceof Error ? error : undefined)
+  }
+}
+
+/** A message's words in the book: its text, or for a spoken one its line and where the QR code leads. */
+function bookBody(message: GuestbookEntryRow, words: BookWords, regular: FontWithGlyphs, bold: FontWithGlyphs) {
+  if (message.type === 'text') return { body: drawableText(message.text ?? '', regular), spoken: false, recordingUrl: null }
+  const seconds = message.durationSec ?? 0
+  return {
+    body: drawableText(words.voice(message.author, seconds), bold) || words.voice('', seconds),
+    spoken: true,
+    recordingUrl: message.storageKey ? useMediaStore().publicUrl(message.storageKey) : null,
+  }
 }

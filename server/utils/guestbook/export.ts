@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream'
 import type { Language } from '#shared/enums'
 import { archiveEntryName, csvLine } from '../admin/export-manifest'
-import { guestbookRows } from './list'
+import { guestbookPagesOldestFirst } from './list'
 
-/** A book of this many messages at most: more than any wedding writes. */
-const EXPORT_MAX_MESSAGES = 20_000
+/** Messages read from the database at a time: the file is written a page at a time, however long the guestbook. */
+const ROWS_PER_READ = 500
 
 export const GUESTBOOK_CSV_COLUMNS = ['id', 'type', 'author', 'text', 'durationSec', 'createdAt', 'file'] as const
 
@@ -17,15 +18,22 @@ const GUESTBOOK_CSV_HEADINGS: Record<Language, Record<typeof GUESTBOOK_CSV_COLUM
 /**
  * guestbook.csv in the admin's export: every approved message, oldest first, with the manifest's
  * formula guard (guests typed the author and the text). `file` names a spoken message's recording
- * in the archive (the same name as in manifest.csv); empty for a written one.
+ * in the archive (the same name as in manifest.csv); empty for a written one. A stream read as the
+ * archive takes it: one page of messages in memory at a time.
  */
-export async function guestbookCsv(language: Language): Promise<string> {
-  const rows = (await guestbookRows({ status: 'approved' }, undefined, EXPORT_MAX_MESSAGES)).reverse()
+export function guestbookCsv(language: Language): Readable {
+  return Readable.from(guestbookCsvChunks(language), { objectMode: false })
+}
+
+async function* guestbookCsvChunks(language: Language): AsyncGenerator<Buffer> {
   const headings = GUESTBOOK_CSV_HEADINGS[language]
-  let csv = `\uFEFF${csvLine(GUESTBOOK_CSV_COLUMNS.map(column => headings[column]))}`
-  for (const row of rows) {
-    const file = row.type === 'audio' && row.storageKey ? archiveEntryName({ id: row.id, author: row.author, createdAt: row.createdAt, storageKey: row.storageKey }) : ''
-    csv += csvLine([row.id, row.type, row.author, row.text ?? '', row.durationSec === null ? '' : String(row.durationSec), row.createdAt.toISOString(), file])
+  yield Buffer.from(`\uFEFF${csvLine(GUESTBOOK_CSV_COLUMNS.map(column => headings[column]))}`, 'utf8')
+  for await (const rows of guestbookPagesOldestFirst({ status: 'approved' }, ROWS_PER_READ)) {
+    let csv = ''
+    for (const row of rows) {
+      const file = row.type === 'audio' && row.storageKey ? archiveEntryName({ id: row.id, author: row.author, createdAt: row.createdAt, storageKey: row.storageKey }) : ''
+      csv += csvLine([row.id, row.type, row.author, row.text ?? '', row.durationSec === null ? '' : String(row.durationSec), row.createdAt.toISOString(), file])
+    }
+    yield Buffer.from(csv, 'utf8')
   }
-  return csv
 }

@@ -37,8 +37,9 @@ export interface GuestbookFilter {
   q?: string
 }
 
-const keyset = (cursor: UploadCursor | undefined) =>
-  cursor ? sql` AND (created_at, id) < (${cursor.createdAt.getTime()}, ${cursor.id})` : sql``
+/** Entries past the cursor: older ones (`<`, newest first) or newer ones (`>`, oldest first). */
+const keyset = (cursor: UploadCursor | undefined, past: '<' | '>') =>
+  cursor ? sql` AND (created_at, id) ${sql.raw(past)} (${cursor.createdAt.getTime()}, ${cursor.id})` : sql``
 const statusIs = (status: GuestbookFilter['status']) => (status === 'all' ? sql`` : sql` AND status = ${status}`)
 const textMatches = (q: string | undefined) => {
   const folded = q ? foldQuery(q) : ''
@@ -50,8 +51,8 @@ const textMatches = (q: string | undefined) => {
  * newest first, ties broken by id: each branch walks its own (status, created_at, id) index, and
  * the keyset applies to both, so paging never repeats or skips an entry of either kind.
  */
-function entries(filter: GuestbookFilter, cursor: UploadCursor | undefined): SQL {
-  const where = sql`${statusIs(filter.status)}${textMatches(filter.q)}${keyset(cursor)}`
+function entries(filter: GuestbookFilter, cursor: UploadCursor | undefined, past: '<' | '>' = '<'): SQL {
+  const where = sql`${statusIs(filter.status)}${textMatches(filter.q)}${keyset(cursor, past)}`
   return sql`SELECT id, 'text' AS type, status, author, text, NULL AS storage_key, NULL AS duration_sec, created_at, updated_at
     FROM guestbook_messages WHERE 1${where}
     UNION ALL
@@ -77,6 +78,21 @@ function toEntry(raw: RawEntry): GuestbookEntryRow {
 export async function guestbookRows(filter: GuestbookFilter, cursor: UploadCursor | undefined, fetch: number): Promise<GuestbookEntryRow[]> {
   const rows = await useDb().all<RawEntry>(sql`${entries(filter, cursor)} ORDER BY created_at DESC, id DESC LIMIT ${fetch}`)
   return rows.map(toEntry)
+}
+
+/**
+ * Every entry the filter matches, oldest first, one page of `pageSize` at a time: the exports read
+ * the whole guestbook this way, however long, holding one page at most (keyset, so each page seeks
+ * straight to where the last one ended).
+ */
+export async function* guestbookPagesOldestFirst(filter: GuestbookFilter, pageSize: number): AsyncGenerator<GuestbookEntryRow[]> {
+  let after: UploadCursor | undefined
+  for (;;) {
+    const rows = (await useDb().all<RawEntry>(sql`${entries(filter, after, '>')} ORDER BY created_at ASC, id ASC LIMIT ${pageSize}`)).map(toEntry)
+    if (rows.length > 0) yield rows
+    if (rows.length < pageSize) return
+    after = rows[rows.length - 1]!
+  }
 }
 
 /** How many entries match the filter (the admin list's total). */
