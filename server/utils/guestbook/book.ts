@@ -4,6 +4,7 @@ import PDFDocument from 'pdfkit'
 import { and, eq, isNotNull, inArray, desc } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { Language } from '#shared/enums'
+import { formatMoment } from '#shared/messages/format'
 import { CARD_WORDS } from '../qr/card'
 import { BOOK_MARGINS, BOOK_PAGE, bookTypesetter, type BookFont, type OpenedImage } from './book-pages'
 import { guestbookPagesOldestFirst, type GuestbookEntryRow } from './list'
@@ -67,8 +68,6 @@ function clock(seconds: number): string {
   const total = Math.round(seconds)
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
 }
-
-const timeFormatOf = (locale: string) => new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
 
 interface FontWithGlyphs { hasGlyphForCodePoint: (codePoint: number) => boolean }
 
@@ -226,7 +225,6 @@ async function endBook(doc: PDFKit.PDFDocument) {
 export async function sendGuestbookPdf(event: H3Event): Promise<void> {
   const settings = await getEventSettings()
   const words = BOOK_WORDS[settings.language]
-  const timeFormat = timeFormatOf(words.locale)
   const reads = guestbookPagesOldestFirst({ status: 'approved' }, ROWS_PER_READ)
   // The first read before any byte: a database that does not answer is an ordinary error.
   let read = await reads.next()
@@ -265,7 +263,7 @@ export async function sendGuestbookPdf(event: H3Event): Promise<void> {
         book.message({
           ...bookBody(message, words, regular, bold),
           signature: `— ${drawableText(message.author, bold) || words.anonymous}`,
-          time: timeFormat.format(message.createdAt),
+          time: formatMoment(words.locale, message.createdAt, TIME_ZONE),
           photo: await photoOf(photoKeys.get(message.author)),
         })
         await output.pause()
