@@ -153,4 +153,4 @@ Shared 2-core machine, other engineers' work running meanwhile: the times are no
 ${table(['server', 'messages held', 'pages', 'size', 'build (last byte)', 'first byte', 'longest stall: CPU in one turn', 'longest turn: wall (its CPU)', 'longest poll', 'p99 poll', 'server peak RSS'], rows)}
 `
 console.log(body)
-if (!flags.dry) writeSection('The printed guestbook at 20,000 messages (issue 35)', body)
+if (!flags.dry) writeSection('The printed guestbook at 20,000 messages', body)

@@ -6,6 +6,7 @@ import { registerRoute } from 'workbox-routing'
 import { CacheFirst, NetworkFirst } from 'workbox-strategies'
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core/types'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import { forgetGalleryWhenRefused } from './gallery-closing'
 import { mediaAddresses, removedFromAnswer, withoutItems } from './gallery-removals'
 import { answersOf, API_CACHE, CACHED_ANSWERS, isAppPage, isPublicImage, MEDIA_CACHE, SHELL_PATH } from './addresses'
 import { forgetPrivateMedia, keepMedia, keptGalleryAnswers } from './media-keeping'
@@ -22,7 +23,8 @@ import { listenForUploadSync } from './upload-sync'
  * - the public answers the pages poll (event, gallery, the QR code), network first, the last
  *   answer as the fallback;
  * - the gallery's images (display images, thumbnails, posters), cache first: their addresses are
- *   immutable.
+ *   immutable; the gallery's answers and images are forgotten when it answers 401 or 403
+ *   (gallery-closing.ts).
  * The admin stays online-only: nothing an admin page asks for, and no admin page, enters a cache.
  * It also sends a guest's queued uploads when the network returns, with the tab closed
  * (Background Sync, upload-sync.ts).
@@ -131,7 +133,7 @@ async function evict(removed: GalleryItem[]) {
 const publicAnswers = new NetworkFirst({
   cacheName: API_CACHE,
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
-  plugins: [answerWithin(ANSWER_ABORT_MS), new ExpirationPlugin({ maxEntries: 60 }), markOfflineCopy, evictRemoved],
+  plugins: [answerWithin(ANSWER_ABORT_MS), new ExpirationPlugin({ maxEntries: 60 }), markOfflineCopy, evictRemoved, forgetGalleryWhenRefused(self.location.origin)],
 })
 
 /** Tells the page whether its answer came from the network or from the cache. */

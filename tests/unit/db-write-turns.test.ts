@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isReadOnlySql, withWriteTurns } from '../../server/utils/db-write-turns'
+import { isReadOnlySql, isRowWriteSql, withWriteTurns } from '../../server/utils/db-write-turns'
 
 // Writers of one process on a real libSQL file (WAL, a pool of connections, as the server opens
 // it). Without the turns, four transactions started in one tick make the second BEGIN wait in
@@ -12,14 +12,28 @@ import { isReadOnlySql, withWriteTurns } from '../../server/utils/db-write-turns
 
 const opened: { client: Client, dir: string }[] = []
 
-async function database(timeoutMs: number): Promise<Client> {
+async function database(timeoutMs: number, commits?: { count: number }): Promise<Client> {
   const dir = mkdtempSync(join(tmpdir(), 'write-turns-'))
   const raw = createClient({ url: `file:${join(dir, 'db.sqlite')}`, timeout: timeoutMs })
   opened.push({ client: raw, dir })
   await raw.execute('PRAGMA journal_mode = WAL')
   await raw.execute('CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)')
   await raw.batch(Array.from({ length: 8 }, (_, i) => ({ sql: 'INSERT INTO counters (id, n) VALUES (?, 0)', args: [i + 1] })), 'write')
-  return withWriteTurns(raw, timeoutMs)
+  if (!commits) return withWriteTurns(raw, timeoutMs)
+  // Counts what reaches the file as a commit of its own: one statement alone, or one batch.
+  const counted = new Proxy(raw, {
+    get(target, property, receiver) {
+      if (property === 'execute' || property === 'batch') {
+        return (...args: unknown[]) => {
+          commits.count++
+          return (target[property] as (...a: unknown[]) => unknown)(...args)
+        }
+      }
+      const value = Reflect.get(target, property, receiver)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return withWriteTurns(counted, timeoutMs)
 }
 
 afterEach(() => {
@@ -88,7 +102,60 @@ describe('write turns on a local libSQL file', () => {
     expect((await client.execute('SELECT n FROM counters WHERE id IN (2, 3) ORDER BY id')).rows.map(row => Number(row.n))).toEqual([9, 1])
   })
 
+  it('write statements asked for together share commits, each caller getting its own result', async () => {
+    const commits = { count: 0 }
+    const client = await database(2000, commits)
+    await client.execute('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)')
+    commits.count = 0
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) =>
+      client.execute({ sql: 'INSERT INTO notes (text) VALUES (?) RETURNING id, text', args: [`note ${i}`] })))
+    expect(results.map(result => result.rows[0]!.text)).toEqual(Array.from({ length: 150 }, (_, i) => `note ${i}`))
+    expect(new Set(results.map(result => Number(result.rows[0]!.id))).size).toBe(150)
+    // The first alone (nothing waited with it), the rest in groups of at most 100.
+    expect(commits.count).toBeLessThanOrEqual(3)
+    expect(Number((await client.execute('SELECT count(*) AS n FROM notes')).rows[0]!.n)).toBe(150)
+  })
+
+  it('a statement that fails in a group fails alone: the others are committed and answered', async () => {
+    const client = await database(2000)
+    await client.execute('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)')
+    await client.execute({ sql: 'INSERT INTO notes (text) VALUES (?)', args: ['taken'] })
+    const settled = await Promise.allSettled([
+      client.execute({ sql: 'INSERT INTO notes (text) VALUES (?)', args: ['first'] }),
+      client.execute({ sql: 'INSERT INTO notes (text) VALUES (?)', args: ['second'] }),
+      client.execute({ sql: 'INSERT INTO notes (text) VALUES (?)', args: ['taken'] }),
+      client.execute({ sql: 'UPDATE counters SET n = n + 1 WHERE id = 1', args: [] }),
+      client.execute({ sql: 'INSERT INTO notes (text) VALUES (?)', args: ['third'] }),
+    ])
+    expect(settled.map(result => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+    expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/)
+    expect((settled[3] as PromiseFulfilledResult<{ rowsAffected: number }>).value.rowsAffected).toBe(1)
+    const texts = (await client.execute('SELECT text FROM notes ORDER BY id')).rows.map(row => row.text)
+    expect(texts).toEqual(['taken', 'first', 'second', 'third'])
+    expect(Number((await client.execute('SELECT n FROM counters WHERE id = 1')).rows[0]!.n)).toBe(1)
+    // And the connection is fit for the next group.
+    await Promise.all([1, 2].map(id => client.execute({ sql: 'UPDATE counters SET n = n + 1 WHERE id = ?', args: [id] })))
+    expect((await client.execute('SELECT n FROM counters WHERE id IN (1, 2) ORDER BY id')).rows.map(row => Number(row.n))).toEqual([2, 1])
+  })
+
+  it('grouped writers that get no turn within the timeout all fail SQLITE_BUSY', async () => {
+    const client = await database(300)
+    const holder = await client.transaction('write')
+    const waiting = Promise.allSettled([1, 2, 3].map(id => client.execute({ sql: 'UPDATE counters SET n = 5 WHERE id = ?', args: [id] })))
+    const settled = await waiting
+    expect(settled.map(result => result.status === 'rejected' && (result.reason as { code?: string }).code)).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY', 'SQLITE_BUSY'])
+    await holder.rollback()
+    await client.execute({ sql: 'UPDATE counters SET n = 6 WHERE id = 1', args: [] })
+    expect((await client.execute('SELECT n FROM counters WHERE id IN (1, 2) ORDER BY id')).rows.map(row => Number(row.n))).toEqual([6, 0])
+  })
+
   it('tells reads from writes by the statement text', () => {
+    expect(isRowWriteSql('insert into "uploads" ("id") values (?)')).toBe(true)
+    expect(isRowWriteSql('  UPDATE "uploads" set "status" = ?')).toBe(true)
+    expect(isRowWriteSql('with gone as (select id from uploads) delete from uploads where id in gone')).toBe(true)
+    expect(isRowWriteSql('PRAGMA journal_mode = WAL')).toBe(false)
+    expect(isRowWriteSql('BEGIN IMMEDIATE')).toBe(false)
+    expect(isRowWriteSql('select 1')).toBe(false)
     expect(isReadOnlySql('select "id" from "uploads" where "id" = ?')).toBe(true)
     expect(isReadOnlySql('  SELECT count(*) FROM (SELECT 1 FROM uploads_fts WHERE uploads_fts MATCH ? LIMIT 1001)')).toBe(true)
     expect(isReadOnlySql('with matched as (select 1) select count(*) from matched')).toBe(true)

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import { getQuery, type H3Event } from 'h3'
+import { getQuery, isError, type H3Event } from 'h3'
 import { z } from 'zod'
 import type { EventSettingsRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -77,4 +77,19 @@ export async function requireGalleryAccess(event: H3Event, settings?: EventSetti
     throw apiError(401, ErrorCode.GALLERY_PIN_REQUIRED, 'Gallery PIN required')
   }
   return 'guest'
+}
+
+/**
+ * Whether the request may see the gallery's items now, as `requireGalleryAccess` decides, without
+ * throwing: for answers that must tell a client no more than the gallery would show it.
+ */
+export async function seesGallery(event: H3Event, settings?: EventSettingsRow): Promise<boolean> {
+  try {
+    await requireGalleryAccess(event, settings)
+    return true
+  }
+  catch (error) {
+    if (isError(error) && (error.statusCode === 401 || error.statusCode === 403)) return false
+    throw error
+  }
 }

@@ -13,12 +13,16 @@ import { discardUpload } from './abort'
  * approved): anyone holding the bytes may ask, so the answer must tell nothing the gallery does not
  * already show. A rejected copy, or one waiting for the couple, answers as if new (and is stored
  * again); deleted, aborted and swept ones are gone from the table.
+ *
+ * `sentBy`: the asking device's guest id when the gallery is not open to it (closed, or behind a
+ * PIN it has not typed): then only its own earlier uploads count, since "already sent" would tell a
+ * stranger holding the bytes what the gallery keeps from them. Null when the gallery is open to it.
  */
-export async function findSentCopy(body: Pick<InitUploadBody, 'hash' | 'size'>): Promise<DuplicateUploadResponse | null> {
+export async function findSentCopy(body: Pick<InitUploadBody, 'hash' | 'size'>, sentBy: string | null = null): Promise<DuplicateUploadResponse | null> {
   if (!body.hash) return null
   // `confirmed_at IS NOT NULL` (in PUBLIC_UPLOAD) spelled out, so that SQLite serves this from the partial index.
   const earlier = await useDb().select({ id: uploads.id, kind: uploads.kind }).from(uploads)
-    .where(and(eq(uploads.contentHash, body.hash), PUBLIC_UPLOAD, eq(uploads.size, body.size)))
+    .where(and(eq(uploads.contentHash, body.hash), PUBLIC_UPLOAD, eq(uploads.size, body.size), sentBy === null ? undefined : eq(uploads.guestId, sentBy)))
     .limit(1).get()
   return earlier ? { id: earlier.id, kind: earlier.kind, duplicate: true } : null
 }
