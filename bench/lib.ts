@@ -35,7 +35,7 @@ export function writeSection(title: string, body: string) {
   const heading = `## ${title}`
   const sections = current.split(/\n(?=## )/)
   const section = `${heading}\n\n${body.trim()}\n`
-  const index = sections.findIndex(part => part.startsWith(heading))
+  const index = sections.findIndex(part => part === heading || part.startsWith(`${heading}\n`))
   if (index >= 0) sections[index] = section
   else sections.push(section)
   writeFileSync(RESULTS, `${sections.join('\n').trim()}\n`)
