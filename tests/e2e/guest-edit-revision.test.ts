@@ -29,12 +29,12 @@ describe('the sending device\'s edits are ordered by their revision', () => {
   it('an edit that arrives after a newer one changes nothing and answers the newer words (before confirm)', async () => {
     const init = await initPhoto()
     const newer = await edit(server.url, init.id, init.undoToken, { author: 'Tía Lucía', message: '¡Felicidades!', revision: 1_790_000_000_200 })
-    expect([newer.status, newer.body]).toEqual([200, { id: init.id, author: 'Tía Lucía', message: '¡Felicidades!' }])
+    expect([newer.status, newer.body]).toEqual([200, { id: init.id, status: 'pending', author: 'Tía Lucía', message: '¡Felicidades!' }])
     const older = await edit(server.url, init.id, init.undoToken, { author: 'Tía', message: '', revision: 1_790_000_000_100 })
-    expect([older.status, older.body]).toEqual([200, { id: init.id, author: 'Tía Lucía', message: '¡Felicidades!' }])
+    expect([older.status, older.body]).toEqual([200, { id: init.id, status: 'pending', author: 'Tía Lucía', message: '¡Felicidades!' }])
     // The same revision again is no newer either.
     const again = await edit(server.url, init.id, init.undoToken, { author: 'Otra', revision: 1_790_000_000_200 })
-    expect(again.body).toEqual({ id: init.id, author: 'Tía Lucía', message: '¡Felicidades!' })
+    expect(again.body).toEqual({ id: init.id, status: 'pending', author: 'Tía Lucía', message: '¡Felicidades!' })
     expect(await stored(init.id)).toMatchObject({ author: 'Tía Lucía', message: '¡Felicidades!', words_revision: 1_790_000_000_200 })
   })
 
@@ -43,10 +43,10 @@ describe('the sending device\'s edits are ordered by their revision', () => {
     const { init } = await uploadFile(server.url, bytes, { contentType: 'image/jpeg', size: bytes.length, author: 'Ana', message: 'Oi' })
     // The page typed "Ana B" (revision 5) and back to "Ana" (revision 9): the second arrives first.
     const latest = await edit(server.url, init.id, init.undoToken, { author: 'Ana', message: 'Oi', revision: 9 })
-    expect(latest.body).toEqual({ id: init.id, author: 'Ana', message: 'Oi' })
+    expect(latest.body).toEqual({ id: init.id, status: 'approved', author: 'Ana', message: 'Oi' })
     expect(await stored(init.id)).toMatchObject({ words_revision: 9 })
     const late = await edit(server.url, init.id, init.undoToken, { author: 'Ana B', message: 'Oi', revision: 5 })
-    expect([late.status, late.body]).toEqual([200, { id: init.id, author: 'Ana', message: 'Oi' }])
+    expect([late.status, late.body]).toEqual([200, { id: init.id, status: 'approved', author: 'Ana', message: 'Oi' }])
     expect(await stored(init.id)).toMatchObject({ author: 'Ana', message: 'Oi', words_revision: 9 })
   })
 
@@ -54,7 +54,7 @@ describe('the sending device\'s edits are ordered by their revision', () => {
     const init = await initPhoto()
     expect((await edit(server.url, init.id, init.undoToken, { author: 'Bia', revision: 3 })).status).toBe(200)
     const plain = await edit(server.url, init.id, init.undoToken, { author: 'Bia Souza' })
-    expect(plain.body).toEqual({ id: init.id, author: 'Bia Souza', message: '' })
+    expect(plain.body).toEqual({ id: init.id, status: 'pending', author: 'Bia Souza', message: '' })
     expect(await stored(init.id)).toMatchObject({ author: 'Bia Souza', words_revision: 3 })
     expect(String((await stored(init.id)).search_text)).toContain('souza')
     for (const revision of [0, -1, 1.5, '7', 2 ** 53]) {
