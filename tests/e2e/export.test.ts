@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3'
@@ -6,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { mp4 } from '../support/fixtures'
 import { api } from '../support/http'
+import { lavfi, streamMedia } from '../support/ffmpeg-media'
 import { S3_BUCKET, type TestS3 } from '../support/s3'
 import { seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 import { uploadFile } from '../support/uploads'
@@ -148,7 +148,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     const written = (await post('=cmd|calc', 'Parabéns, "queridos"\nlinha 2')).body
     const rejected = (await post('Recusado', 'fora')).body
     await api(server.url, `/api/admin/guestbook/${rejected.id}`, { method: 'PATCH', json: { status: 'rejected' }, cookie: server.cookie })
-    const sound = Buffer.from(execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=duration=1', '-c:a', 'libopus', '-f', 'webm', '-']))
+    const sound = streamMedia(lavfi('sine=duration=1'), ['-c:a', 'libopus', '-f', 'webm'])
     const { init: voice } = await uploadFile(server.url, sound, { contentType: 'audio/webm', size: sound.length, durationSec: 1, author: 'Vovó', message: '' })
 
     const entries = await download()

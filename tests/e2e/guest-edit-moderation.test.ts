@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { lavfi, makeMedia, tone } from '../support/ffmpeg-media'
 import { api } from '../support/http'
 import { adminRecord, derivationSettled, distinctJpeg, setModeration } from '../support/seed'
 import { uploadFile } from '../support/uploads'
@@ -17,9 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A real 2 s Opus recording, as a phone's recorder makes one (ffmpeg). */
 function voiceMessage(): Buffer {
-  const path = join(dir, `voice-${Date.now()}-${Math.random()}.webm`)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:a', 'libopus', path])
-  return readFileSync(path)
+  return makeMedia(join(dir, `voice-${Date.now()}-${Math.random()}.webm`), lavfi(tone(2)), ['-c:a', 'libopus'])
 }
 
 interface Item { id: string, author: string, message: string }

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
 import { api } from '../support/http'
+import { lavfi, makeMedia, testPicture, tone } from '../support/ffmpeg-media'
 import { jpeg } from '../support/fixtures'
 import { setModeration } from '../support/seed'
 import { putBytes, uploadFile } from '../support/uploads'
@@ -17,9 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const TAGS = ['-metadata', 'title=Segredo', '-metadata', 'comment=Casa da Tia', '-metadata', 'artist=Tio Zé', '-metadata', 'location=+12.3456-045.6789/']
 
 function record(name: string, codec: string[], seconds: number): Buffer {
-  const path = join(dir, name)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, ...TAGS, path])
-  return readFileSync(path)
+  return makeMedia(join(dir, name), lavfi(tone(seconds)), [...codec, ...TAGS])
 }
 const opusWebm = (seconds = 3) => record(`opus-${seconds}.webm`, ['-c:a', 'libopus'], seconds)
 const aacMp4 = (seconds = 3) => record(`aac-${seconds}.m4a`, ['-c:a', 'aac', '-f', 'mp4'], seconds)
@@ -119,9 +118,7 @@ describe.each(['local', 's3'] as const)('spoken guestbook messages (%s driver)',
     await putBytes(wrongFamily.upload.url, mp4, wrongFamily.upload.headers)
     expect((await api(server.url, `/api/uploads/${wrongFamily.id}/confirm`, { method: 'POST' })).body.data.code).toBe('CONTENT_MISMATCH')
 
-    const video = join(dir, 'video.webm')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=64x48:rate=5', '-c:v', 'libvpx', video])
-    const videoBytes = readFileSync(video)
+    const videoBytes = makeMedia(join(dir, 'video.webm'), lavfi(testPicture(1, '64x48', 5)), ['-c:v', 'libvpx'])
     const disguised = (await init({ contentType: 'audio/webm', size: videoBytes.length, durationSec: 1 })).body
     await putBytes(disguised.upload.url, videoBytes, disguised.upload.headers)
     const refused = await api(server.url, `/api/uploads/${disguised.id}/confirm`, { method: 'POST' })

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { lavfi, streamMedia, tone } from '../support/ffmpeg-media'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 import { uploadFile } from '../support/uploads'
@@ -31,7 +32,7 @@ describe('the guestbook as a printed book', () => {
     const ids = []
     for (const message of kept) ids.push(await post(message.author, message.text))
     const rejected = await post('Penetra', 'Recado recusado que não vai ao livro')
-    const bytes = execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:a', 'libopus', '-f', 'webm', '-']) as Buffer
+    const bytes = streamMedia(lavfi(tone(2)), ['-c:a', 'libopus', '-f', 'webm'])
     const { init: voice } = await uploadFile(server.url, bytes, { contentType: 'audio/webm', size: bytes.length, durationSec: 2, author: 'Vovó Lurdes', message: '' })
     await admin('/api/admin/guestbook/bulk', { method: 'POST', json: { ids: [...ids, voice.id], action: 'approve' } })
     await admin('/api/admin/guestbook/bulk', { method: 'POST', json: { ids: [rejected], action: 'reject' } })

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../helpers/test-server'
+import { lavfi, makeMedia, streamMedia, testPicture, tone } from '../support/ffmpeg-media'
 import { api } from '../support/http'
 import { keyOfUrl, putBytes, uploadFile } from '../support/uploads'
 
@@ -12,12 +13,8 @@ import { keyOfUrl, putBytes, uploadFile } from '../support/uploads'
 const dir = mkdtempSync(join(tmpdir(), 'media-durations-e2e-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function make(name: string, input: string, output: string[]): Buffer {
-  const path = join(dir, name)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', input, ...output, path])
-  return readFileSync(path)
-}
-const frames = (seconds: number) => `testsrc=duration=${seconds}:size=16x16:rate=1`
+const make = (name: string, input: string, output: string[]) => makeMedia(join(dir, name), lavfi(input), output)
+const frames = (seconds: number) => testPicture(seconds)
 const silence = (seconds: number, rate = 8000) => `anullsrc=r=${rate}:cl=mono:d=${seconds}`
 
 const files: Record<string, Buffer> = {}
@@ -25,14 +22,13 @@ const files: Record<string, Buffer> = {}
 beforeAll(() => {
   files.mp4 = make('400.mp4', frames(400), ['-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mp4'])
   // Written to a pipe, as a recorder streams it: no Duration, clusters of unknown size.
-  execFileSync('sh', ['-c', `ffmpeg -loglevel error -f lavfi -i ${frames(400)} -c:v libvpx -b:v 20k -f webm - > ${join(dir, '400.webm')}`])
-  files.webm = readFileSync(join(dir, '400.webm'))
+  files.webm = streamMedia(lavfi(frames(400)), ['-c:v', 'libvpx', '-b:v', '20k', '-f', 'webm'])
   files.opus = make('600-opus.ogg', silence(600, 48000), ['-c:a', 'libopus', '-b:a', '6k', '-compression_level', '0', '-frame_duration', '60'])
   files.vorbis = make('600-vorbis.ogg', silence(600), ['-c:a', 'libvorbis', '-q:a', '0'])
   files.mp3 = make('600.mp3', silence(600), ['-c:a', 'libmp3lame', '-b:a', '8k'])
   files.shortMp4 = make('5.mp4', frames(5), ['-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mp4'])
   files.shortOgg = make('5.ogg', silence(5), ['-c:a', 'libvorbis', '-q:a', '0'])
-  files.m4a = make('tagged.m4a', 'sine=frequency=440:duration=3', ['-c:a', 'aac', '-metadata', 'title=Segredo da Festa', '-metadata', 'comment=Casa da Tia Lucia'])
+  files.m4a = make('tagged.m4a', tone(3), ['-c:a', 'aac', '-metadata', 'title=Segredo da Festa', '-metadata', 'comment=Casa da Tia Lucia'])
 }, 300_000)
 
 const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>'.repeat(4))

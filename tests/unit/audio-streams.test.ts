@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readAdtsAudio, readMpegAudio } from '../../shared/media/audio-frames'
 import { oggCrc, readOggStream } from '../../shared/media/ogg-pages'
 import { cleanAudioTags } from '../../shared/media/audio-tags'
+import { lavfi, makeMedia, tone } from '../support/ffmpeg-media'
 
 // What proves bytes are an MP3, ADTS or Ogg stream: crafted files that only start like one, and
 // real ffmpeg files cut, padded and tagged.
@@ -13,9 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'audio-streams-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function record(name: string, output: string[], seconds = 2): Uint8Array {
-  const path = join(dir, name)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}:sample_rate=8000`, '-ac', '1', ...output, path])
-  return new Uint8Array(readFileSync(path))
+  return new Uint8Array(makeMedia(join(dir, name), [...lavfi(`${tone(seconds)}:sample_rate=8000`), '-ac', '1'], output))
 }
 
 const html = new TextEncoder().encode('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>'.repeat(4))

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cleanAudioTags, sniffedAudioMatches } from '../../shared/media/audio-tags'
+import { lavfi, makeMedia, testPicture, tone } from '../support/ffmpeg-media'
 
 // Real recordings made by ffmpeg, read back by exiftool and ffprobe: what a guest's player sees.
 const dir = mkdtempSync(join(tmpdir(), 'audio-tags-'))
@@ -12,9 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const TAGS = ['-metadata', 'title=Segredo', '-metadata', 'comment=Casa da Tia', '-metadata', 'artist=Tio Zé']
 
 function record(name: string, args: string[], seconds = 2): Uint8Array {
-  const path = join(dir, name)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...args, ...TAGS, path])
-  return new Uint8Array(readFileSync(path))
+  return new Uint8Array(makeMedia(join(dir, name), lavfi(tone(seconds)), [...args, ...TAGS]))
 }
 
 function tagsOf(bytes: Uint8Array, name: string): string {
@@ -61,9 +60,8 @@ describe('audio tags are blanked in place', { timeout: 60_000 }, () => {
   })
 
   it('a file with a video track is not audio; broken structure is unreadable', async () => {
-    const video = join(dir, 'video.webm')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=64x48:rate=5', '-c:v', 'libvpx', video])
-    expect(await cleanAudioTags(new Uint8Array(readFileSync(video)), 'audio/webm')).toEqual({ ok: false, reason: 'not-audio' })
+    const video = makeMedia(join(dir, 'video.webm'), lavfi(testPicture(1, '64x48', 5)), ['-c:v', 'libvpx'])
+    expect(await cleanAudioTags(new Uint8Array(video), 'audio/webm')).toEqual({ ok: false, reason: 'not-audio' })
     const truncated = record('cut.m4a', ['-c:a', 'aac', '-f', 'mp4']).slice(0, 40)
     truncated[3] = 0xFF
     expect(await cleanAudioTags(truncated, 'audio/mp4')).toEqual({ ok: false, reason: 'unreadable' })

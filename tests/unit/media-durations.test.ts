@@ -8,20 +8,16 @@ import { MATROSKA_HEAD_BYTES, MATROSKA_TAIL_WINDOWS, readMatroskaDuration } from
 import { readMp4Duration } from '../../shared/media/mp4-duration'
 import { readOggStream } from '../../shared/media/ogg-pages'
 import { scanVideoLocation } from '../../shared/media/video-location'
+import { lavfi, makeMedia, streamMedia, testPicture, tone } from '../support/ffmpeg-media'
 
 // Real files made by Debian's ffmpeg, each 400 s (video: 16x16 at 1 frame a second) or 600 s
 // (audio: mono, low bitrate), so that a wrong reader is minutes off, not milliseconds.
 const dir = mkdtempSync(join(tmpdir(), 'media-durations-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function make(name: string, input: string[], output: string[]): Uint8Array {
-  const path = join(dir, name)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...input, ...output, path])
-  return new Uint8Array(readFileSync(path))
-}
-
-const video = (name: string, output: string[]) => make(name, ['-f', 'lavfi', '-i', 'testsrc=duration=400:size=16x16:rate=1'], output)
-const silence = (name: string, output: string[], rate = 8000) => make(name, ['-f', 'lavfi', '-i', `anullsrc=r=${rate}:cl=mono`, '-t', '600'], output)
+const make = (name: string, input: string[], output: string[]) => new Uint8Array(makeMedia(join(dir, name), input, output))
+const video = (name: string, output: string[]) => make(name, lavfi(testPicture(400)), output)
+const silence = (name: string, output: string[], rate = 8000) => make(name, [...lavfi(`anullsrc=r=${rate}:cl=mono`), '-t', '600'], output)
 
 /** A reader over bytes in memory that counts its calls and the bytes they return. */
 function counted(bytes: Uint8Array) {
@@ -53,8 +49,7 @@ describe('video durations read from the bytes', { timeout: 120_000 }, () => {
 
   it('WebM written to a pipe (no Duration, clusters of unknown size, as MediaRecorder writes): its last cluster\'s timecode plus its last block\'s offset', async () => {
     const path = join(dir, 'live.webm')
-    execFileSync('sh', ['-c', `ffmpeg -loglevel error -f lavfi -i testsrc=duration=400:size=16x16:rate=1 -c:v libvpx -b:v 20k -f webm - > ${path}`])
-    const bytes = new Uint8Array(readFileSync(path))
+    const bytes = new Uint8Array(streamMedia(lavfi(testPicture(400)), ['-c:v', 'libvpx', '-b:v', '20k', '-f', 'webm'], path))
     expect(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]).toString().trim()).toBe('N/A')
     // The last frame starts at 399 s (one a second): the length ffprobe cannot tell.
     expect(await readMatroskaDuration(counted(bytes).read, bytes.length)).toBe(399)
@@ -121,7 +116,7 @@ describe('audio durations read from the bytes', { timeout: 120_000 }, () => {
 
   it('MP3 VBR with its Xing header: 600 s, and a Xing header claiming 3 s does not shorten it', () => {
     // A tone, not silence: on silence LAME writes every frame alike and an `Info` header.
-    const bytes = make('vbr.mp3', ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=600:sample_rate=8000', '-ac', '1'], ['-c:a', 'libmp3lame', '-q:a', '9'])
+    const bytes = make('vbr.mp3', [...lavfi(`${tone(600)}:sample_rate=8000`), '-ac', '1'], ['-c:a', 'libmp3lame', '-q:a', '9'])
     const xing = Buffer.from(bytes).indexOf('Xing')
     expect(xing).toBeGreaterThan(0)
     const stream = readMpegAudio(bytes)
