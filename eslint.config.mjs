@@ -29,15 +29,17 @@ export default withNuxt(
   },
   {
     // tests/support/ is what the tests share with bench/ and scripts/, which run outside vitest:
-    // plain modules that check with node:assert, never vitest or the test-only helpers.
+    // plain modules that check with node:assert, never vitest. Its suite/ folder holds what only a
+    // vitest file may use (hooks that start and stop a suite's server).
     files: ['tests/support/**', 'bench/**', 'scripts/**'],
+    ignores: ['tests/support/suite/**'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['vitest', 'vitest/*', '@nuxt/test-utils', '@nuxt/test-utils/*'], message: 'tests/support, bench and scripts run outside vitest.' },
           {
-            group: ['**/tests/*/**', '!**/tests/support/**', '../helpers/**', '../browser/**', '../e2e/**', '../unit/**', '../nuxt/**'],
-            message: 'Only tests/support/ is shared with bench and scripts.',
+            group: ['**/tests/*/**', '!**/tests/support/**', '**/tests/support/suite/**', '../browser/**', '../e2e/**', '../unit/**', '../nuxt/**'],
+            message: 'Only tests/support/ (not its suite/ folder) is shared with bench and scripts.',
           },
         ],
       }],

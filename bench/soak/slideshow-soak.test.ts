@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../../tests/support/http'
-import { useTestServer } from '../../tests/helpers/test-server'
+import { useTestServer } from '../../tests/support/suite/test-server'
 import { guestUpload } from '../../tests/support/guests'
 import { waitForDerived } from '../../tests/support/seed'
 import { launchBrowser, screenshot } from '../../tests/browser/support/browser'

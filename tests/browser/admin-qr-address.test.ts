@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loginThroughForm } from '../helpers/admin-browser'
-import { useTestServer } from '../helpers/test-server'
+import { loginThroughForm } from '../support/admin-browser'
+import { useTestServer } from '../support/suite/test-server'
 import { expectAccessible } from './support/axe'
 import { DESKTOP, screenshot } from './support/browser'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { launchChromium } from '../helpers/admin-browser'
+import { launchChromium } from '../support/admin-browser'
 import { axeViolations, expectAccessible } from './support/axe'
 
 // The check the other browser tests run on every page: proven here able to fail, on markup made to fail it.

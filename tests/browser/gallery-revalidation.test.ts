@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, seedGallery } from '../support/guests'
 import { launchBrowser, phoneContext, until } from './support/browser'

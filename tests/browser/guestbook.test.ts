@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FAKE_MEDIA_DEVICES, launchChromium, loginThroughForm, openWatchedPage, VIEWPORTS, type WatchedPage } from '../helpers/admin-browser'
-import { useTestServer } from '../helpers/test-server'
+import { FAKE_MEDIA_DEVICES, launchChromium, loginThroughForm, openWatchedPage, VIEWPORTS, type WatchedPage } from '../support/admin-browser'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 

@@ -1,7 +1,7 @@
 import { renameSync, rmSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { distinctCopy, noisyJpeg, tempDir } from '../support/media'
 import { launchBrowser, PHONE, until } from './support/browser'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { adminRecord, seedPhoto, seedVideo, waitForDerived } from '../support/seed'
 import { keyOfUrl } from '../support/uploads'

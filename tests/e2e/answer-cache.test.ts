@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, waitForDerived, type Seeded } from '../support/seed'
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api, login, type JsonResponse } from '../support/http'
 import { openDatabase } from '../support/seed'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, SESSION_SECRET, startServer, type TestServer } from '../support/server'

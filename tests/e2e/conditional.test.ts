@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, seedUnconfirmed, setModeration, type Seeded } from '../support/seed'
 import { startServer, type TestServer } from '../support/server'

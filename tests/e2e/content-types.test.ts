@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { jpeg, mp4 } from '../support/fixtures'
 import { makePhoneImages, sendPhoneImages } from '../support/phone-images'

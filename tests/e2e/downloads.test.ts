@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { jpegWithGps } from '../support/fixtures'
 import { api } from '../support/http'
 import { seedPhoto, seedVideo } from '../support/seed'

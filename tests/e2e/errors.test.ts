@@ -1,7 +1,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http'
 import { createClient } from '@libsql/client'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 
 /** A request with full control over headers and body framing (chunked, lying content-length). */

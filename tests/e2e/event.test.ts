@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { COUPLE_NAMES_MAX_LENGTH, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '../../shared/limits'
 

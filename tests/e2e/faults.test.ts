@@ -1,6 +1,6 @@
 import { createClient } from '@libsql/client'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api, login } from '../support/http'
 import { startServer, type TestServer } from '../support/server'
 import { jpeg, mp4 } from '../support/fixtures'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { mp4 } from '../support/fixtures'
 import { api } from '../support/http'
 import { derivationSettled, distinctJpeg } from '../support/seed'

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { fetchFresh } from '../support/http'
 import { seedGuestbookMessages } from '../support/seed'
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { lavfi, streamMedia, tone } from '../support/ffmpeg-media'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'

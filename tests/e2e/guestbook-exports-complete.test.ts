@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api, fetchFresh } from '../support/http'
 import { seedGuestbookMessages, type SeededMessage } from '../support/seed'
 import { unzip } from '../support/zip'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { setModeration } from '../support/seed'
 import { AUTHOR_MAX_LENGTH, GUESTBOOK_TEXT_MAX_LENGTH } from '../../shared/limits'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createClient } from '@libsql/client'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import type { TestServer } from '../support/server'
 import { derivationSettled } from '../support/seed'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
-import { decodeQr, pdfPagePng, pdfText } from '../helpers/qr'
+import { decodeQr, pdfPagePng, pdfText } from '../support/qr'
 
 /** What each language says on the two guest pages: the title of /enviar and of /galeria. */
 const WORDS = {

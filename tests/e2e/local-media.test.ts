@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import exifReader from 'exif-reader'
 import sharp from 'sharp'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api, login } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { fetchFresh } from '../support/http'
 
 // A page speaks the `lang` cookie's or Accept-Language's language: no shared cache may keep one

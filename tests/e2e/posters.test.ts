@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { jpeg, jpegWithGps, mp4 } from '../support/fixtures'
 import { keyOfUrl, putBytes, stagedKeyOfUrl } from '../support/uploads'

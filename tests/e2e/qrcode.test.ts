@@ -1,8 +1,8 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
-import { decodeQr, pdfFonts, pdfInfo, pdfPagePng, pdfText, quietZone, rgba } from '../helpers/qr'
+import { decodeQr, pdfFonts, pdfInfo, pdfPagePng, pdfText, quietZone, rgba } from '../support/qr'
 import type { TestServer } from '../support/server'
 
 interface Answer { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { startServer } from '../support/server'
 import { jpeg, mp4 } from '../support/fixtures'

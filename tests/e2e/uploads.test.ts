@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { html, jpeg, mp4, png } from '../support/fixtures'
 import { keyOfUrl, putBytes, sendParts, stagedKeyOfUrl, uploadFile } from '../support/uploads'

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api, fetchFresh } from '../support/http'
 import { locationTags, makeLargeVideo, makeLocationVideos, packetHashes, type LocationVideo } from '../support/location-videos'
 import { keyOfUrl, stagedKeyOfUrl, uploadFile } from '../support/uploads'

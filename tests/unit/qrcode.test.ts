@@ -8,7 +8,7 @@ import { matchesIfNoneMatch } from '../../server/utils/http/conditional'
 import { qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
 import { qrMatrix, renderQrPng } from '../../server/utils/qr/render'
 import { defaultQrTarget, isOnSite, parseQrUrl } from '../../server/utils/qr/target'
-import { pdfInfo, pdfText } from '../helpers/qr'
+import { pdfInfo, pdfText } from '../support/qr'
 
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
 const fonts: CardFonts = {

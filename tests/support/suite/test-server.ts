@@ -1,10 +1,10 @@
 import type { Client } from '@libsql/client'
 import { afterAll, beforeAll } from 'vitest'
-import { login } from '../support/http'
-import { startS3, type TestS3 } from '../support/s3'
-import { openDatabase } from '../support/seed'
-import { startServer, type TestServer } from '../support/server'
-import { localProbe, s3Probe, type StorageProbe } from '../support/storage'
+import { login } from '../http'
+import { startS3, type TestS3 } from '../s3'
+import { openDatabase } from '../seed'
+import { startServer, type TestServer } from '../server'
+import { localProbe, s3Probe, type StorageProbe } from '../storage'
 
 export interface TestServerOptions {
   /** Store on S3 (a real s3rver, started first) instead of the local disk. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT } from '../support/server'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT } from './server'
 
 /** Debian's Chromium, headless, with nothing that would reach outside this machine. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
