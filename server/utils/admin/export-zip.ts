@@ -6,7 +6,7 @@ import { ZipFile } from 'yazl'
 import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { archiveEntryName, manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
-import { keysetCompare } from '../uploads/keyset-paging'
+import { keysetCompare } from '../paging/keyset'
 
 const PAGE_SIZE = 200
 

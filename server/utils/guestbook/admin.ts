@@ -7,7 +7,7 @@ import type {
 } from '#shared/schemas/guestbook'
 import type { BulkResult } from '#shared/schemas/admin'
 import { searchTextOf } from '#shared/search'
-import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
+import { cursorFromQuery, cutPage } from '../paging/keyset'
 import { countGuestbook, guestbookRows, toGuestbookItem, type GuestbookEntryRow } from './list'
 
 export type AdminGuestbookQuery = z.output<typeof adminGuestbookQuerySchema>
