@@ -14,6 +14,14 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'no-circle-between-server-features',
+      severity: 'error',
+      comment: 'A folder of server/utils/ is one feature or one generic room (paging, archive, http, storage…): two that need each other, however long the way round, are one feature, or a third room is missing. Only explicit imports are seen: Nitro\'s auto-imports are not.',
+      scope: 'folder',
+      from: { path: '^server/utils/[^/]+' },
+      to: { path: '^server/utils/[^/]+', circular: true },
+    },
+    {
       name: 'worker-reaches-no-vue',
       severity: 'error',
       comment: 'The service worker runs with no document and no Vue: nothing it imports, directly or not, may bring Vue, Nuxt\'s app or a component in.',

@@ -57,7 +57,7 @@ export default defineNuxtConfig({
   nitro: {
     // Migrations travel inside the server bundle so every preset (Node, Vercel, Netlify) can
     // apply them at start without a file system next to the code.
-    // The QR card's font goes the same way (server/utils/qr/card.ts): only the two faces it uses.
+    // The PDFs' font goes the same way (server/utils/pdf/fonts.ts): only the two faces they use.
     serverAssets: [
       { baseName: 'migrations', dir: fileURLToPath(new URL('./db/migrations', import.meta.url)) },
       { baseName: 'fonts', dir: loraFiles, pattern: 'lora-latin-{400,700}-normal.woff' },

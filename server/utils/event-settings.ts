@@ -86,16 +86,17 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
   }
 }
 
-export async function toPublicEventInfo(row: EventSettingsRow): Promise<PublicEventInfo> {
+/** The cover the public is shown, if any: a photo shows once its display image exists (moments after the upload). */
+export async function publicCoverOf({ coverUploadId }: Pick<EventSettingsRow, 'coverUploadId'>): Promise<PublicEventInfo['cover']> {
+  if (!coverUploadId) return null
+  const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
+  const urls = upload && isPublicUpload(upload) ? publicMediaUrls(upload) : null
+  return urls && { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl, thumb2xUrl: urls.thumb2xUrl }
+}
+
+export function toPublicEventInfo(row: EventSettingsRow, cover: PublicEventInfo['cover']): PublicEventInfo {
   const {
-    coverUploadId, updatedAt: _updatedAt, galleryPin, screenKey: _screenKey, screenInClosedMode: _screen, ...rest
+    coverUploadId: _coverUploadId, updatedAt: _updatedAt, galleryPin, screenKey: _screenKey, screenInClosedMode: _screen, ...rest
   } = toAdminEventConfig(row)
-  let cover: PublicEventInfo['cover'] = null
-  if (coverUploadId) {
-    const upload = await useDb().select().from(uploads).where(eq(uploads.id, coverUploadId)).get()
-    // A photo shows once its display image exists (moments after the upload).
-    const urls = upload && isPublicUpload(upload) ? publicMediaUrls(upload) : null
-    if (urls) cover = { id: coverUploadId, url: urls.url, thumbUrl: urls.thumbUrl, thumb2xUrl: urls.thumb2xUrl }
-  }
   return { ...rest, galleryPinRequired: galleryPin !== null, cover }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as schema from '../../db/schema'
 import { findAdminUploads, type AdminUploadsSearch } from '../../server/utils/admin/search'
 import type { Db } from '../../server/utils/db'
-import { cutPage, cursorFromQuery } from '../../server/utils/uploads/keyset-paging'
+import { cutPage, cursorFromQuery } from '../../server/utils/paging/keyset'
 import { containsPattern, foldForSearch, LIKE_ESCAPE, searchTextOf, trigramPhrase } from '../../shared/search'
 import { ROOT } from '../support/server'
 

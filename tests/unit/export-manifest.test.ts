@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { archiveEntryName, csvCell, csvLine, manifestHeader, manifestLine } from '../../server/utils/admin/export-manifest'
+import { manifestHeader, manifestLine } from '../../server/utils/admin/export-manifest'
+import { csvCell, csvLine } from '../../server/utils/archive/csv'
+import { archiveEntryName } from '../../server/utils/archive/entry-name'
 
 const base = { id: 'Ab3_-xYz', createdAt: new Date('2026-11-22T18:04:05.123Z'), storageKey: 'orig/Ab3_-xYz-tok.jpg' }
 

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { qrcodeQuerySchema } from '../../shared/schemas/qrcode'
-import { formatBrazilianDate, formatEnglishDate, renderQrCardPdf, shortAddress, type CardFonts } from '../../server/utils/qr/card'
+import { formatBrazilianDate, formatEnglishDate, renderQrCardPdf, shortAddress } from '../../server/utils/qr/card'
+import type { PdfFonts } from '../../server/utils/pdf/fonts'
 import { matchesIfNoneMatch } from '../../server/utils/http/conditional'
 import { qrEtag, renderQrCode, type QrRequest } from '../../server/utils/qr/code'
 import { qrMatrix, renderQrPng } from '../../server/utils/qr/render'
@@ -11,7 +12,7 @@ import { defaultQrTarget, isOnSite, parseQrUrl } from '../../server/utils/qr/tar
 import { pdfInfo, pdfText } from '../support/qr'
 
 const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsource/lora/LICENSE')), 'files')
-const fonts: CardFonts = {
+const fonts: PdfFonts = {
   regular: readFileSync(join(loraFiles, 'lora-latin-400-normal.woff')),
   bold: readFileSync(join(loraFiles, 'lora-latin-700-normal.woff')),
 }

@@ -1,6 +1,6 @@
 import type { UploadRow } from '../../../db/schema'
 import type { Language, MediaKind } from '#shared/enums'
-import { foldForSearch } from '#shared/search'
+import { csvLine } from '../archive/csv'
 
 /**
  * Columns of manifest.csv, one row per approved upload. `metadata` says what the archived file
@@ -30,41 +30,6 @@ export const MANIFEST_WORDS: Record<Language, { headings: Record<ManifestColumn,
     headings: { id: 'id', author: 'autor', message: 'mensaje', kind: 'tipo', createdAt: 'enviado el', file: 'archivo', originalFileName: 'nombre original', metadata: 'metadatos' },
     metadata: { photo: 'original, tal como se envió', video: 'ubicación de la grabación eliminada', audio: 'etiquetas y ubicación de la grabación eliminadas' },
   },
-}
-
-const KEY_EXTENSION = /\.([a-z0-9]{2,5})$/
-
-/** Author names as a file-name fragment: ASCII letters, digits and single dashes, at most 40. */
-function nameFragment(text: string): string {
-  return foldForSearch(text).replace(/[^a-z0-9]+/g, '-').slice(0, 40).replace(/^-+|-+$/g, '')
-}
-
-/**
- * The name of an upload's original inside the archive, e.g. `2026-11-22_1804_maria_<id>.jpg`
- * (UTC time). Never from the guest's file name: only ASCII letters, digits, `_`, `-` and the
- * extension's dot, so no path separator, `..` or control character can reach an unzip tool; the
- * id makes it unique.
- */
-export function archiveEntryName(upload: Pick<UploadRow, 'id' | 'author' | 'createdAt' | 'storageKey'>): string {
-  const iso = upload.createdAt.toISOString()
-  const stamp = `${iso.slice(0, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}`
-  const author = nameFragment(upload.author) || 'convidado'
-  const id = upload.id.replace(/[^\w-]/g, '')
-  const extension = KEY_EXTENSION.exec(upload.storageKey)?.[1] ?? 'bin'
-  return `${stamp}_${author}_${id}.${extension}`
-}
-
-/**
- * One CSV cell (RFC 4180). A cell that a spreadsheet would run as a formula (starting with
- * = + - @, tab or carriage return) gets a leading apostrophe: guests type the author and message.
- */
-export function csvCell(value: string): string {
-  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded
-}
-
-export function csvLine(values: readonly string[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`
 }
 
 /** `file` is the entry's name in the archive, or empty when the original could not be found. */

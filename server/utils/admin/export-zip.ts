@@ -4,9 +4,10 @@ import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
 import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
-import { archiveEntryName, manifestHeader, manifestLine } from './export-manifest'
+import { archiveEntryName } from '../archive/entry-name'
+import { manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
-import { keysetCompare } from '../uploads/keyset-paging'
+import { keysetCompare } from '../paging/keyset'
 
 const PAGE_SIZE = 200
 

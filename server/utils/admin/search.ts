@@ -6,7 +6,7 @@ import {
   containsPattern, LIKE_ESCAPE, SEARCH_TOTAL_LIMIT, SHORT_SEARCH_WINDOW, trigramPhrase,
 } from '#shared/search'
 import type { Db } from '../db'
-import { keysetCompare, newestFirst, olderThan } from '../uploads/keyset-paging'
+import { keysetCompare, newestFirst, olderThan } from '../paging/keyset'
 
 /**
  * A handle on the text index for building queries: an FTS5 table (migration 0006), so drizzle-kit

@@ -11,7 +11,7 @@ import type { AdminListRow } from './search'
 import { clearCoverOf } from '../event-settings'
 import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
-import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
+import { cursorFromQuery, cutPage } from '../paging/keyset'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>

@@ -1,10 +1,12 @@
 import type { ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
-import PDFDocument from 'pdfkit'
 import { and, eq, isNotNull, inArray, desc } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import type { Language } from '#shared/enums'
 import { formatMoment } from '#shared/messages/format'
+import { createPdfDocument } from '../pdf/document'
+import { embedFontsInTurns, forgetLayouts } from '../pdf/embedded-fonts'
+import { openPdfFonts, registerPdfFonts } from '../pdf/fonts'
 import { CARD_WORDS } from '../qr/card'
 import { BOOK_MARGINS, BOOK_PAGE, bookTypesetter, type BookFont, type OpenedImage } from './book-pages'
 import { guestbookPagesOldestFirst, type GuestbookEntryRow } from './list'
@@ -166,52 +168,23 @@ function paced(doc: PDFKit.PDFDocument, res: ServerResponse) {
   }
 }
 
-interface OpenedFont extends FontWithGlyphs { layout: (text: string) => unknown }
-
-/**
- * The typeface as PDFKit's font engine opened it, kept for the server's life (PDFKit takes an
- * opened font where it takes a file): opening each WOFF file and its first line of text took some
- * 50 ms of CPU, which every book would otherwise spend again.
- */
-const openedFonts: Partial<Record<BookFont, OpenedFont>> = {}
-
+/** The typeface, opened once for the server's life (pdf/fonts.ts), registered in this book. */
 async function useBookFonts(doc: PDFKit.PDFDocument): Promise<Record<BookFont, FontWithGlyphs>> {
-  const cardFonts = await loadCardFonts()
-  const fonts = {} as Record<BookFont, OpenedFont>
-  for (const name of ['regular', 'bold'] as const) {
-    const source: OpenedFont | Buffer = openedFonts[name] ?? Buffer.from(cardFonts[name])
-    doc.registerFont(name, source as Buffer)
-    doc.font(name)
-    const font = openedFonts[name] ??= (doc as unknown as { _font: { font: OpenedFont } })._font.font
-    font.layout('Aa')
-    fonts[name] = font
-    await nextTurn()
-  }
+  const fonts = await openPdfFonts()
+  registerPdfFonts(doc, fonts)
+  // Opened in the document now, the regular first: the faces keep their names in the file (F1, F2)
+  // whichever the first page sets.
+  doc.font('regular')
+  doc.font('bold')
   return fonts
 }
 
-interface EmbeddedFontState { layoutCache?: Record<string, unknown>, finalize: () => void }
-const fontsOf = (doc: PDFKit.PDFDocument) => Object.values((doc as unknown as { _fontFamilies: Record<string, EmbeddedFontState> })._fontFamilies)
-
 /**
- * Lets go of the layouts PDFKit keeps of every word it has set (its font layout cache): they grew
- * with every new name and number, 2 KB a message. Emptied after each page of messages read, the
- * cache still spares most of the work (without it the book took four times the CPU).
- */
-function forgetLayouts(doc: PDFKit.PDFDocument) {
-  for (const font of fontsOf(doc)) if (font.layoutCache) font.layoutCache = Object.create(null)
-}
-
-/**
- * Ends the document. Embedding the fonts (the glyphs used, compressed) is the longest step of
- * PDFKit's end: done first, one font at a time with a turn of the event loop between (PDFKit's
- * end then finds them embedded and goes on to the cross-reference table).
+ * Ends the document. Embedding the fonts is the longest step of PDFKit's end: done first, a turn
+ * of the event loop between one font and the next.
  */
 async function endBook(doc: PDFKit.PDFDocument) {
-  for (const font of fontsOf(doc)) {
-    font.finalize()
-    await nextTurn()
-  }
+  await embedFontsInTurns(doc, nextTurn)
   doc.end()
 }
 
@@ -241,9 +214,7 @@ export async function sendGuestbookPdf(event: H3Event): Promise<void> {
   res.once('close', () => {
     if (!res.writableFinished) clientGone = true
   })
-  // Null keeps PDFKit from loading its built-in Helvetica from its own package files (which a
-  // bundled server may not ship); all text uses the embedded font. @types/pdfkit only admits strings.
-  const doc = new PDFDocument({ size: [BOOK_PAGE.width, BOOK_PAGE.height], margins: BOOK_MARGINS, font: null, info: { Title: [words.title, settings.coupleNames].filter(Boolean).join(' — ') } } as unknown as PDFKit.PDFDocumentOptions)
+  const doc = createPdfDocument({ size: [BOOK_PAGE.width, BOOK_PAGE.height], margins: BOOK_MARGINS, info: { Title: [words.title, settings.coupleNames].filter(Boolean).join(' — ') } })
   const ended = new Promise<void>((resolve, reject) => {
     doc.once('end', resolve)
     doc.once('error', reject)

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import type { Language } from '#shared/enums'
-import { archiveEntryName, csvLine } from '../admin/export-manifest'
+import { csvLine } from '../archive/csv'
+import { archiveEntryName } from '../archive/entry-name'
 import { guestbookPagesOldestFirst } from './list'
 
 /** Messages read from the database at a time: the file is written a page at a time, however long the guestbook. */

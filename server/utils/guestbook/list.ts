@@ -3,7 +3,7 @@ import type { UploadCursor } from '#shared/cursor'
 import type { UploadStatus } from '#shared/enums'
 import type { GuestbookItem, GuestbookPage, GuestbookType } from '#shared/schemas/guestbook'
 import { containsPattern, foldQuery, LIKE_ESCAPE } from '#shared/search'
-import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
+import { cursorFromQuery, cutPage } from '../paging/keyset'
 
 /** One guestbook entry as the queries below read it: a written message or a spoken one (an upload). */
 export interface GuestbookEntryRow {

@@ -3,7 +3,7 @@ import { uploads } from '../../../db/schema'
 import type { MyUpload, MyUploadsPage } from '#shared/schemas/mine'
 import { useDb } from '../db'
 import { getEventSettings } from '../event-settings'
-import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../uploads/keyset-paging'
+import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../paging/keyset'
 
 /**
  * "My photos": the confirmed uploads of one guest device, newest first, over the partial index

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { dataVersions } from '../../../db/schema'
 import type { Db } from '../db'
-import { ORIGINAL_URL_TTL_SECONDS } from '../storage/media-urls'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
 export type DataName = 'public' | 'uploads' | 'event' | 'guestbook'
@@ -15,11 +14,11 @@ export type DataVersions = Record<DataName | 'epoch', number>
 const ANSWER_SHAPE = 2
 
 /**
- * Admin answers embed signed URLs of originals, valid ORIGINAL_URL_TTL_SECONDS: their tag also
- * changes every sixth of that, so a 304 never lets the admin's poller keep an answer whose URLs
- * are older than this (10 minutes of an hour's signature).
+ * An answer that embeds signed URLs has a tag that also changes every sixth of their life, so a
+ * 304 never lets the admin's poller keep an answer whose URLs are older than that (10 minutes of
+ * an hour's signature).
  */
-const SIGNED_ANSWER_MAX_AGE_MS = (ORIGINAL_URL_TTL_SECONDS * 1000) / 6
+const SIGNED_ANSWER_PERIODS_PER_TTL = 6
 
 // Read on every conditional request: the statement is built once per database, not each time.
 const prepared = new WeakMap<Db, ReturnType<typeof prepareVersionsRead>>()
@@ -61,19 +60,19 @@ export interface TagInput {
   dependsOn: DataName[]
   /** The validated query. */
   query?: Record<string, unknown>
-  /** Whether the answer embeds signed URLs (admin answers). */
-  signed?: boolean
+  /** How long the signed URLs the answer embeds stay valid, in seconds (admin answers); none: it embeds none. */
+  signedUrlTtlSeconds?: number
 }
 
 /**
  * A weak tag (the same answer is sent identity, gzip or br): the answer's name and shape, the
  * database's epoch and the counters it depends on, the configuration, a hash of the query, and
- * for answers with signed URLs, the current ten minutes.
+ * for answers with signed URLs, the current sixth of their life.
  */
-export function dataTag({ answer, versions, dependsOn, query, signed }: TagInput): string {
+export function dataTag({ answer, versions, dependsOn, query, signedUrlTtlSeconds }: TagInput): string {
   const counters = dependsOn.map(name => versions[name]).join('.')
   const queryHash = query ? createHash('sha256').update(normalizedQuery(query)).digest('base64url').slice(0, 12) : '-'
-  const period = signed ? `-${Math.floor(Date.now() / SIGNED_ANSWER_MAX_AGE_MS)}` : ''
+  const period = signedUrlTtlSeconds ? `-${Math.floor(Date.now() / ((signedUrlTtlSeconds * 1000) / SIGNED_ANSWER_PERIODS_PER_TTL))}` : ''
   return `W/"${answer}${ANSWER_SHAPE}-${versions.epoch}.${counters}-${configFingerprint()}-${queryHash}${period}"`
 }
 

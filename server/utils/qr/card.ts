@@ -1,5 +1,6 @@
-import PDFDocument from 'pdfkit'
 import type { Language } from '#shared/enums'
+import { createPdfDocument } from '../pdf/document'
+import { registerPdfFonts, type PdfFonts } from '../pdf/fonts'
 import { darkRuns, QR_QUIET_ZONE_MODULES, type QrMatrix } from './render'
 import { BRAND_COLOUR } from '#shared/brand'
 
@@ -13,12 +14,6 @@ export interface QrCardText {
   issuedAt: Date
   /** The language the card speaks. */
   language: Language
-}
-
-/** The embedded typeface (Lora, from @fontsource/lora). Its "latin" subset covers Portuguese. */
-export interface CardFonts {
-  regular: Uint8Array
-  bold: Uint8Array
 }
 
 /**
@@ -62,24 +57,6 @@ export function shortAddress(url: string): string {
   return url.replace(/^https?:\/\//i, '').replace(/^([^/?#]*)\/$/, '$1')
 }
 
-const FONT_FILES = { regular: 'lora-latin-400-normal.woff', bold: 'lora-latin-700-normal.woff' }
-let fonts: Promise<CardFonts> | undefined
-
-/**
- * The font files travel inside the server bundle as Nitro server assets (nuxt.config.ts), so the
- * card renders the same on every preset, serverless ones included, without a file system.
- */
-export function loadCardFonts(): Promise<CardFonts> {
-  fonts ??= (async () => {
-    const assets = useStorage('assets:fonts')
-    const [regular, bold] = await Promise.all([assets.getItemRaw(FONT_FILES.regular), assets.getItemRaw(FONT_FILES.bold)])
-    if (!regular || !bold) throw new Error('the card fonts are missing from the server bundle')
-    return { regular: new Uint8Array(regular), bold: new Uint8Array(bold) }
-  })()
-  fonts.catch(() => (fonts = undefined))
-  return fonts
-}
-
 /** The largest size, from `max` down to `min`, at which `text` fits in `lines` lines. */
 function fittingSize(doc: PDFKit.PDFDocument, text: string, max: number, min: number, lines: number): number {
   for (let size = max; size > min; size -= 1) {
@@ -93,24 +70,18 @@ function fittingSize(doc: PDFKit.PDFDocument, text: string, max: number, min: nu
  * One A6 page: the couple's names, the date when set, the code, the instruction and the address in
  * words for anyone whose camera will not read it.
  */
-export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText, cardFonts: CardFonts): Promise<Buffer> {
-  const options = {
+export function renderQrCardPdf(matrix: QrMatrix, url: string, card: QrCardText, cardFonts: PdfFonts): Promise<Buffer> {
+  const doc = createPdfDocument({
     size: [PAGE.width, PAGE.height],
-    margin: 0,
-    // Null keeps PDFKit from loading its built-in Helvetica from its own package files (which a
-    // bundled server may not ship); all text uses the embedded font. @types/pdfkit only admits strings.
-    font: null,
     info: { Title: [card.coupleNames, CARD_WORDS[card.language].instruction].filter(Boolean).join(' — '), CreationDate: card.issuedAt },
-  }
-  const doc = new PDFDocument(options as unknown as PDFKit.PDFDocumentOptions)
+  })
   const chunks: Buffer[] = []
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk))
     doc.on('end', () => resolve(Buffer.concat(chunks)))
     doc.on('error', reject)
   })
-  doc.registerFont('regular', Buffer.from(cardFonts.regular))
-  doc.registerFont('bold', Buffer.from(cardFonts.bold))
+  registerPdfFonts(doc, cardFonts)
 
   let y = MARGIN + 6
   if (card.coupleNames) {

@@ -3,7 +3,8 @@ import type { EventSettingsRow } from '../../../db/schema'
 import type { Language } from '#shared/enums'
 import { fileSlug } from '#shared/file-slug'
 import type { QrFormat } from '#shared/schemas/qrcode'
-import { loadCardFonts, renderQrCardPdf, type QrCardText } from './card'
+import { loadPdfFonts } from '../pdf/fonts'
+import { renderQrCardPdf, type QrCardText } from './card'
 import { qrMatrix, renderQrPng, renderQrSvg } from './render'
 
 /** Everything a QR answer is made from: equal requests give equal bytes. */
@@ -92,6 +93,6 @@ export async function renderQrCode(request: QrRequest, fileName = `qrcode.${requ
     case 'svg':
       return { headers, body: renderQrSvg(matrix) }
     case 'pdf':
-      return { headers, body: await renderQrCardPdf(matrix, request.url, request.card, await loadCardFonts()) }
+      return { headers, body: await renderQrCardPdf(matrix, request.url, request.card, await loadPdfFonts()) }
   }
 }

@@ -19,7 +19,7 @@ import { tokenMatches } from './undo'
 import { acceptPhoneImages, phoneImagesColumns } from './phone-images'
 import { acceptPoster } from './posters'
 import { sniffedAudioMatches } from '#shared/media/audio-tags'
-import { cleanServedAudio } from '../guestbook/audio-confirm'
+import { stepsOfKind } from './kind-steps'
 import { checkVideoDuration } from './video-duration'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
@@ -128,11 +128,13 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   // A video's or spoken message's length is the bytes' (the declared one only passed init).
   let { durationSec } = row
   if (row.kind === 'video') durationSec = await checkVideoDuration(row, location?.ok ? location.durationSec : null)
-  // Guestbook: a spoken message's tags and position blanked, its stream and duration checked (guestbook/audio-confirm.ts).
-  if (row.kind === 'audio') {
-    const audio = await cleanServedAudio(row, object.size)
-    if ('problem' in audio) await refuse(row, object.size, detectedType, audio.problem)
-    else durationSec = audio.durationSec
+  // A kind another feature owns checks its own bytes (a spoken guestbook message: its tags and
+  // position blanked, its stream and duration checked).
+  const kindSteps = stepsOfKind(row.kind)
+  if (kindSteps) {
+    const checked = await kindSteps.atConfirm(row, object.size)
+    if ('problem' in checked) await refuse(row, object.size, detectedType, checked.problem)
+    else durationSec = checked.durationSec
   }
 
   const posterKey = await acceptPoster(row)

@@ -3,7 +3,7 @@ import { DISPLAYABLE, uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
 import type { Db } from '../db'
-import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from './keyset-paging'
+import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from '../paging/keyset'
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {

@@ -12,6 +12,7 @@ import { apiError } from '../http/errors'
 import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
+import { stepsOfKind } from './kind-steps'
 import { newUndoToken } from './undo'
 import { signUploadTarget } from './upload-target'
 
@@ -25,8 +26,8 @@ export async function assertAcceptable(body: InitUploadBody) {
   if (body.size > settings.maxFileSizeBytes) {
     throw apiError(413, ErrorCode.FILE_TOO_LARGE, 'File too large', { limit: settings.maxFileSizeBytes })
   }
-  // Guestbook: a spoken message (kind audio) has its own switch and length limit.
-  if (kind === 'audio') assertAudioAcceptable(body, settings)
+  // A kind another feature owns has its own rules (a spoken guestbook message: its switch and length limit).
+  stepsOfKind(kind)?.atInit(body, settings)
   if (kind === 'video') {
     if (!settings.allowVideos) throw apiError(422, ErrorCode.VIDEOS_DISABLED, 'Videos disabled')
     if (body.durationSec == null) throw apiError(422, ErrorCode.DURATION_REQUIRED, 'Duration required')

@@ -5,7 +5,7 @@ import type { PublicStats } from '#shared/schemas/gallery'
 
 // A literal, not a bound parameter: a JS number may be bound as REAL, and the bucket needs integer division.
 const HOUR_MS = sql.raw('3600000')
-// Spoken guestbook messages are uploads too, counted with the messages (guestbook/admin.ts), never as photos.
+// Spoken guestbook messages are uploads too, counted with the messages (admin/guestbook.ts), never as photos.
 const confirmed = and(isNotNull(uploads.confirmedAt), ne(uploads.kind, 'audio'))
 
 /** Counts for the public pages: public uploads only. */

@@ -1,3 +1,7 @@
+/**
+ * Keyset paging, generic to every list (the gallery, "my photos", the guestbook, the admin's):
+ * features use it and it uses none of them.
+ */
 import { desc, sql, type SQL } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import { decodeUploadCursor, encodeUploadCursor, type UploadCursor } from '#shared/cursor'

@@ -7,8 +7,8 @@ import type {
 } from '#shared/schemas/guestbook'
 import type { BulkResult } from '#shared/schemas/admin'
 import { searchTextOf } from '#shared/search'
-import { cursorFromQuery, cutPage } from '../uploads/keyset-paging'
-import { countGuestbook, guestbookRows, toGuestbookItem, type GuestbookEntryRow } from './list'
+import { cursorFromQuery, cutPage } from '../paging/keyset'
+import { countGuestbook, guestbookRows, toGuestbookItem, type GuestbookEntryRow } from '../guestbook/list'
 
 export type AdminGuestbookQuery = z.output<typeof adminGuestbookQuerySchema>
 type AdminGuestbookPatch = z.output<typeof adminGuestbookPatchSchema>
