@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { eventSettings, uploads, type EventSettingsRow, isPublicUpload } from '../../db/schema'
 import { revealIssue, type AdminEventConfig, type EventPatch, type PublicEventInfo } from '#shared/schemas/event'
 import type { Db, DbTransaction } from './db'
+import { readDataVersions } from './http/conditional'
 import { invalidRequest } from './http/errors'
 import { publicMediaUrls } from './storage/media-urls'
 import { useDb } from './db'
@@ -14,8 +15,29 @@ export function newScreenKey(): string {
   return randomBytes(16).toString('base64url')
 }
 
-/** The single configuration row, created with the contract's defaults on first use. */
+let kept: { at: string, row: Promise<EventSettingsRow> } | undefined
+
+/**
+ * The single configuration row, created with the contract's defaults on first use. Read again
+ * only when the `event` counter has moved (a trigger moves it on every write to the row, from any
+ * instance): a burst of uploads reads the small counter rows instead of the whole row three
+ * times per guest. A transaction's own `db` always reads the row itself.
+ */
 export async function getEventSettings(db: Db = useDb()): Promise<EventSettingsRow> {
+  if (db !== useDb()) return readEventSettings(db)
+  const versions = await readDataVersions()
+  const at = `${versions.epoch}.${versions.event}`
+  if (kept?.at !== at) {
+    const row = readEventSettings(db)
+    row.catch(() => {
+      if (kept?.row === row) kept = undefined
+    })
+    kept = { at, row }
+  }
+  return kept.row
+}
+
+async function readEventSettings(db: Db): Promise<EventSettingsRow> {
   const row = await db.select().from(eventSettings).where(eq(eventSettings.id, SETTINGS_ID)).get()
   if (row?.screenKey) return row
   if (!row) await db.insert(eventSettings).values({ id: SETTINGS_ID, screenKey: newScreenKey(), updatedAt: new Date() }).onConflictDoNothing()

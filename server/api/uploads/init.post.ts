@@ -1,6 +1,7 @@
 import { initUploadSchema } from '#shared/schemas/upload'
 
 export default defineEventHandler(async (event) => {
+  deferDerivationsWhileAnswering(event)
   await limitUploads(event, 'init')
   const body = await readBodyAs(event, initUploadSchema)
   await assertChallenge(body.challengeToken, clientKey(event))

@@ -4,6 +4,7 @@
  * stored.
  */
 export default defineEventHandler(async (event) => {
+  deferDerivationsWhileAnswering(event)
   const grant = assertGranted(event, 'PUT', uploadKeyOf(event))
   await assertUploadOpen(grant.key).catch((error) => {
     // The body is left unread: close rather than leave the connection mid-request.

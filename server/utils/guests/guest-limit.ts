@@ -25,7 +25,7 @@ export async function guestUploadCount(guestId: string, exceptId?: string): Prom
  * exactly the first `limit` stay, whatever order their counts run in; one beyond is refused with
  * 403 GUEST_LIMIT_REACHED (`data.limit`, `data.used`) and init deletes it again.
  */
-export async function assertGuestSlot(row: UploadRow): Promise<void> {
+export async function assertGuestSlot(row: Pick<UploadRow, 'id' | 'guestId'>): Promise<void> {
   if (!row.guestId) return
   const { maxUploadsPerGuest: limit } = await getEventSettings()
   if (limit === null) return

@@ -42,6 +42,6 @@ export async function releaseClaim(row: UploadRow): Promise<void> {
 }
 
 /** The live claim on a row, if any. */
-export function liveClaim(row: UploadRow, now = Date.now()): UploadClaim | null {
+export function liveClaim(row: Pick<UploadRow, 'claim' | 'claimedUntil'>, now = Date.now()): UploadClaim | null {
   return row.claim && row.claimedUntil && row.claimedUntil.getTime() >= now ? row.claim : null
 }

@@ -145,7 +145,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   const [confirmed] = await useDb().update(uploads)
     .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
-    .returning()
+    .returning({ status: uploads.status })
   if (!confirmed) {
     // Our claim lapsed and another confirm finished first (same answer as theirs), or the upload was swept.
     const winner = await findUpload(id)
@@ -173,24 +173,25 @@ const WAIT_FOR_OTHER_CONFIRM_MS = 30_000
 async function verifyAndConfirm(id: string): Promise<ConfirmOutcome> {
   const deadline = Date.now() + WAIT_FOR_OTHER_CONFIRM_MS
   for (;;) {
+    // Nearly every confirm finds its upload open and unclaimed: the claim is tried first, and the
+    // record read only when the claim is not given (gone, confirmed before, or someone else's).
+    const claimed = await claimUpload(id, 'confirm')
+    if (claimed) {
+      try {
+        return await confirmClaimed(claimed)
+      }
+      catch (error) {
+        // After a refusal (409, 503) the guest may try again at once (a no-op once discarded: 422).
+        await releaseClaim(claimed)
+        throw error
+      }
+    }
     const row = await findUpload(id)
     if (row.confirmedAt) return confirmedBefore(row)
     // Being aborted: gone for this confirm (the contract's answer for an aborted upload).
     if (liveClaim(row) === 'abort') throw notFound()
-    if (!liveClaim(row)) {
-      const claimed = await claimUpload(id, 'confirm')
-      if (claimed) {
-        try {
-          return await confirmClaimed(claimed)
-        }
-        catch (error) {
-          // After a refusal (409, 503) the guest may try again at once (a no-op once discarded: 422).
-          await releaseClaim(claimed)
-          throw error
-        }
-      }
-      continue
-    }
+    // Its claim lapsed or was let go since: claimed at the next pass.
+    if (!liveClaim(row)) continue
     // Another instance is confirming it: its answer is ours.
     if (Date.now() > deadline) throw new StorageUnavailableError(new Error('another confirm of this upload has not finished'))
     await new Promise(resolve => setTimeout(resolve, 200))

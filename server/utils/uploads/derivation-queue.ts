@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { and, asc, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { H3Event } from 'h3'
 import { uploads } from '../../../db/schema'
 import { useDb } from '../db'
 import { deriveImages } from './derive'
@@ -33,8 +34,39 @@ function nextWaiting() {
   return waiting.pop()!
 }
 
+/**
+ * Upload steps (init, a local PUT, confirm) being answered right now. Deriving takes a core of its
+ * own (libvips) and writes on the event loop: in a burst it took the CPU the guests' next answers
+ * needed, so while any step is being answered a photo waits (its thumbnail a little later, no
+ * guest's answer later), up to YIELD_AT_MOST_MS, and then photos are derived one at a time.
+ */
+let answering = 0
+const YIELD_AT_MOST_MS = 2000
+let overdueTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Counts the request as an upload step being answered until its response has gone (or the client left). */
+export function deferDerivationsWhileAnswering(event: H3Event): void {
+  answering++
+  event.node.res.once('close', () => {
+    answering--
+    if (answering === 0) startWaiting()
+  })
+}
+
+/** How many photos may be derived at once now: all cores when nothing is being answered. */
+function slots(): number {
+  if (answering === 0) return DERIVE_CONCURRENCY
+  const waited = Date.now() - waiting[0]!.queuedAt
+  if (waited >= YIELD_AT_MOST_MS) return 1
+  overdueTimer ??= setTimeout(() => {
+    overdueTimer = undefined
+    startWaiting()
+  }, YIELD_AT_MOST_MS - waited)
+  return 0
+}
+
 function startWaiting() {
-  while (running < DERIVE_CONCURRENCY && waiting.length > 0) {
+  while (waiting.length > 0 && running < slots()) {
     const { id, done } = nextWaiting()
     running++
     deriveImages(id)

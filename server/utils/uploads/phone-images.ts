@@ -45,7 +45,7 @@ export async function signPhoneImageUploads(id: string, declared: PublicImagesDe
 }
 
 /** Is `key` where the phone may PUT one of the public images it declared (the local driver's PUT route asks)? */
-export function isStagedPhoneImageKey(row: UploadRow, key: string): boolean {
+export function isStagedPhoneImageKey(row: Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'phoneImages'>, key: string): boolean {
   const declared = row.kind === 'photo' ? row.phoneImages : null
   return Boolean(declared) && PUBLIC_IMAGE_VARIANT_NAMES.some(variant => key === stagedKeyOf(publicImageKeyOf(row, variant, declared![variant].contentType)))
 }

@@ -11,7 +11,7 @@ import { useMediaStore } from '../storage/use-media-store'
  * Where the guest sends an upload's bytes, freshly signed: one PUT URL, or one URL per part of a
  * multipart upload (all of them, or the `partNumbers` asked for).
  */
-export async function signUploadTarget(row: UploadRow, partNumbers?: number[]): Promise<{ upload: UploadTarget, expiresAt: string }> {
+export async function signUploadTarget(row: Pick<UploadRow, 'storageKey' | 'contentType' | 'size' | 'multipartUploadId'>, partNumbers?: number[]): Promise<{ upload: UploadTarget, expiresAt: string }> {
   const store = useMediaStore()
   const ttl = useConfig().UPLOAD_URL_TTL_SECONDS
   const expiresAt = new Date(Date.now() + ttl * 1000).toISOString()

@@ -3,6 +3,7 @@ import { emptyBodySchema } from '#shared/schemas/upload'
 import { UNDO_TOKEN_HEADER } from '#shared/undo'
 
 export default defineEventHandler(async (event) => {
+  deferDerivationsWhileAnswering(event)
   await limitUploads(event, 'confirm')
   const { id } = await readParamsAs(event, idParamsSchema)
   await readBodyAs(event, emptyBodySchema)
