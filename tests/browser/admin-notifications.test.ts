@@ -35,16 +35,19 @@ describe('the couple hears of what waits (browser)', () => {
     expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
   })
 
+  /** The page's own title, before the site's name the app adds after it (app.vue). */
+  const titled = (title: string) => page.waitForFunction(expected => document.title.split(' · ')[0] === expected, title, { timeout: 15_000 })
+
   it('the tab\'s title counts what waits for moderation, photos and messages, and follows it', async () => {
-    await page.waitForFunction(() => document.title === 'Moderação')
+    await titled('Moderação')
     const photos = [await seedPhoto(server.url), await seedPhoto(server.url)]
     expect((await api(server.url, '/api/guestbook', { method: 'POST', json: { text: 'Felicidades!' } })).status).toBe(201)
     // The header's numbers are polled every 5 s.
-    await page.waitForFunction(() => document.title === '(3) Moderação', null, { timeout: 15_000 })
+    await titled('(3) Moderação')
     expect((await api(server.url, `/api/admin/uploads/${photos[0]!.id}/approve`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
-    await page.waitForFunction(() => document.title === '(2) Moderação', null, { timeout: 15_000 })
+    await titled('(2) Moderação')
     await page.goto('/admin?aba=evento')
-    await page.waitForFunction(() => document.title === '(2) Evento', null, { timeout: 15_000 })
+    await titled('(2) Evento')
   })
 
   it('the Event tab sets the receiver, refuses a metadata address, and sends a test', async () => {
