@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, UPLOAD_STATUSES } from '../shared/enums'
+import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, NOTIFY_FORMATS, NOTIFY_KINDS, NOTIFY_ON, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
@@ -191,8 +191,59 @@ export const eventSettings = sqliteTable('event_settings', {
   screenInClosedMode: integer('screen_in_closed_mode', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenInClosedMode),
   /** Whether the venue screen plays approved voice messages aloud (after a tap on it: browsers' rule). */
   screenSound: integer('screen_sound', { mode: 'boolean' }).notNull().default(EVENT_DEFAULTS.screenSound),
+  /** Where the couple hears of new items (server/utils/notify/), or null: push subscriptions only. */
+  notifyUrl: text('notify_url'),
+  notifyFormat: text('notify_format', { enum: NOTIFY_FORMATS }).notNull().default(EVENT_DEFAULTS.notifyFormat),
+  notifyOn: text('notify_on', { enum: NOTIFY_ON }).notNull().default(EVENT_DEFAULTS.notifyOn),
+  /** The webhook's HMAC key (base64url); filled on first read, as the screen key. */
+  notifySecret: text('notify_secret'),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
+
+/**
+ * New items not yet told to the couple, kept in the database so that a restart in the middle of a
+ * batch (or of its retries) still tells them. A row leaves once its batch was delivered, or after
+ * its last try.
+ */
+export const notifyQueue = sqliteTable('notify_queue', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: NOTIFY_KINDS }).notNull(),
+  author: text('author').notNull().default(''),
+  /** Given by the announcer (comments); uploads' thumbnails are looked up at send time, once derived. */
+  thumbUrl: text('thumb_url'),
+  pending: integer('pending', { mode: 'boolean' }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+/** The admin's devices that asked for Web Push (the browser's PushSubscription). */
+export const pushSubscriptions = sqliteTable('push_subscriptions', {
+  endpoint: text('endpoint').primaryKey(),
+  p256dh: text('p256dh').notNull(),
+  auth: text('auth').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+/**
+ * Notification state that is not the couple's configuration (so writing it bumps no `event`
+ * version): the VAPID key pair, made once, and the last delivery's outcome. One row, id = 1.
+ */
+export const notifyState = sqliteTable('notify_state', {
+  id: integer('id').primaryKey(),
+  vapidPublicKey: text('vapid_public_key'),
+  vapidPrivateKey: text('vapid_private_key'),
+  lastStatus: text('last_status', { mode: 'json' }).$type<NotifyDelivery>(),
+})
+
+/** The last delivery to notifyUrl: the receiver's HTTP status, or the error when none came. */
+export interface NotifyDelivery {
+  at: string
+  status: number | null
+  error: string | null
+  attempt: number
+  items: number
+}
 
 /** Admin tokens revoked by logout, kept until they would have expired anyway. */
 export const revokedTokens = sqliteTable('revoked_tokens', {
@@ -232,6 +283,8 @@ export function isPublicUpload(row: Pick<UploadRow, 'status' | 'confirmedAt'>): 
 }
 export type EventSettingsRow = typeof eventSettings.$inferSelect
 export type GuestbookMessageRow = typeof guestbookMessages.$inferSelect
+export type NotifyQueueRow = typeof notifyQueue.$inferSelect
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect
 
 /**
  * Change counters, one row per kind of data an answer depends on, bumped by triggers (migration

@@ -14,6 +14,7 @@ import { byteBudget } from './media-budget'
 import { offlineShellResponse } from './offline-shell'
 import { answerWithin, withinMs } from './timeouts'
 import { listenForUploadSync } from './upload-sync'
+import { listenForAdminPush } from './admin-push'
 
 /**
  * The service worker of the venue screen and the guests' pages. What it keeps:
@@ -27,7 +28,7 @@ import { listenForUploadSync } from './upload-sync'
  *   (gallery-closing.ts).
  * The admin stays online-only: nothing an admin page asks for, and no admin page, enters a cache.
  * It also sends a guest's queued uploads when the network returns, with the tab closed
- * (Background Sync, upload-sync.ts).
+ * (Background Sync, upload-sync.ts), and shows the admin's push notifications (admin-push.ts).
  */
 declare let self: ServiceWorkerGlobalScope
 
@@ -73,6 +74,7 @@ self.addEventListener('message', (event) => {
 })
 
 listenForUploadSync(self)
+listenForAdminPush(self)
 
 /** Nothing asked by an admin page (or for one) is handled here, let alone cached. */
 function fromAdmin(request: Request): boolean {

@@ -37,3 +37,15 @@ export type KindFilter = typeof KIND_FILTERS[number]
 /** The languages the pages, the venue screen, the QR card and the ZIP's manifest speak; the first is the default. */
 export const LANGUAGES = ['pt-BR', 'en', 'es'] as const
 export type Language = typeof LANGUAGES[number]
+
+/** How a batch of new items reaches the couple's notifyUrl: a signed JSON webhook, or an ntfy text. */
+export const NOTIFY_FORMATS = ['json', 'ntfy'] as const
+export type NotifyFormat = typeof NOTIFY_FORMATS[number]
+
+/** `pending`: only what waits for moderation; `all`: every new item. */
+export const NOTIFY_ON = ['pending', 'all'] as const
+export type NotifyOn = typeof NOTIFY_ON[number]
+
+/** What a notification names: an upload's kind, a written guestbook message, a comment. */
+export const NOTIFY_KINDS = ['photo', 'video', 'audio', 'message', 'comment'] as const
+export type NotifyKind = typeof NOTIFY_KINDS[number]

@@ -1,5 +1,5 @@
 // Relative imports only: drizzle-kit loads this file through db/schema.ts and knows no aliases.
-import type { GalleryMode, Language, MediaKind, ModerationMode } from './enums'
+import type { GalleryMode, Language, MediaKind, ModerationMode, NotifyFormat, NotifyOn } from './enums'
 
 /** Files up to this size go in one PUT; above it, multipart (service-spec part 8: "50 MB" = 50 MiB). */
 export const SINGLE_PUT_MAX_BYTES = 50 * 1024 * 1024
@@ -30,6 +30,8 @@ export const EVENT_DEFAULTS = {
   screenInClosedMode: true,
   screenSound: false,
   language: 'pt-BR' satisfies Language,
+  notifyFormat: 'json' satisfies NotifyFormat,
+  notifyOn: 'pending' satisfies NotifyOn,
 } as const
 
 /** The disposable-camera limit's range (uploads per guest device), when the couple sets one. */

@@ -47,6 +47,8 @@ const configSchema = z.object({
    * gallery PIN's hourly budget), read at each count, so a test moves an hour on without waiting.
    */
   TEST_CLOCK_FILE: optional,
+  /** Notifications for the couple: at most one per this many seconds, carrying every new item since the last. */
+  NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
   /** How long a SQLite writer waits for a lock before the request answers 503. */
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 })

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, inArray, isNull } from 'drizzle-orm'
+import { eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import { eventSettings, uploads, type EventSettingsRow, isPublicUpload } from '../../db/schema'
 import { revealIssue, type AdminEventConfig, type EventPatch, type PublicEventInfo } from '#shared/schemas/event'
+import type { NotifyLastStatus } from '#shared/schemas/notify'
 import type { Db, DbTransaction } from './db'
 import { readDataVersions } from './http/conditional'
 import { invalidRequest } from './http/errors'
 import { publicMediaUrls } from './storage/media-urls'
 import { useDb } from './db'
+import { readLastStatus } from './notify/state'
 
 const SETTINGS_ID = 1
 
@@ -39,10 +41,14 @@ export async function getEventSettings(db: Db = useDb()): Promise<EventSettingsR
 
 async function readEventSettings(db: Db): Promise<EventSettingsRow> {
   const row = await db.select().from(eventSettings).where(eq(eventSettings.id, SETTINGS_ID)).get()
-  if (row?.screenKey) return row
-  if (!row) await db.insert(eventSettings).values({ id: SETTINGS_ID, screenKey: newScreenKey(), updatedAt: new Date() }).onConflictDoNothing()
-  // A row from before the screen key gets its own once; a concurrent first read keeps the winner's.
-  else await db.update(eventSettings).set({ screenKey: newScreenKey() }).where(and(eq(eventSettings.id, SETTINGS_ID), isNull(eventSettings.screenKey)))
+  if (row?.screenKey && row.notifySecret) return row
+  if (!row) await db.insert(eventSettings).values({ id: SETTINGS_ID, screenKey: newScreenKey(), notifySecret: newScreenKey(), updatedAt: new Date() }).onConflictDoNothing()
+  // A row from before the screen key (or the webhook secret) gets its own once; a concurrent first read keeps the winner's.
+  else {
+    await db.update(eventSettings)
+      .set({ screenKey: sql`coalesce(${eventSettings.screenKey}, ${newScreenKey()})`, notifySecret: sql`coalesce(${eventSettings.notifySecret}, ${newScreenKey()})` })
+      .where(or(isNull(eventSettings.screenKey), isNull(eventSettings.notifySecret)))
+  }
   return (await db.select().from(eventSettings).where(eq(eventSettings.id, SETTINGS_ID)).get())!
 }
 
@@ -78,13 +84,28 @@ export async function rotateScreenKey(): Promise<EventSettingsRow> {
   return row!
 }
 
+/** Replaces the webhook's HMAC key: receivers must take the new one to verify what comes next. */
+export async function rotateNotifySecret(): Promise<EventSettingsRow> {
+  await getEventSettings()
+  const [row] = await useDb().update(eventSettings)
+    .set({ notifySecret: newScreenKey(), updatedAt: new Date() })
+    .where(eq(eventSettings.id, SETTINGS_ID))
+    .returning()
+  return row!
+}
+
 /** The cover may only be an approved photo: unsetting it goes with rejecting or deleting it. */
 export async function clearCoverOf(tx: DbTransaction, ids: string[], now: Date): Promise<void> {
   if (ids.length === 0) return
   await tx.update(eventSettings).set({ coverUploadId: null, updatedAt: now }).where(inArray(eventSettings.coverUploadId, ids))
 }
 
-export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
+/** The admin's view of the configuration, with the last notification's outcome. */
+export async function adminEventConfig(row: EventSettingsRow): Promise<AdminEventConfig> {
+  return toAdminEventConfig(row, await readLastStatus())
+}
+
+export function toAdminEventConfig(row: EventSettingsRow, notifyLastStatus: NotifyLastStatus | null = null): AdminEventConfig {
   return {
     coupleNames: row.coupleNames,
     eventDate: row.eventDate,
@@ -104,6 +125,11 @@ export function toAdminEventConfig(row: EventSettingsRow): AdminEventConfig {
     screenKey: row.screenKey!,
     screenInClosedMode: row.screenInClosedMode,
     screenSound: row.screenSound,
+    notifyUrl: row.notifyUrl,
+    notifyFormat: row.notifyFormat,
+    notifyOn: row.notifyOn,
+    notifySecret: row.notifySecret!,
+    notifyLastStatus,
     updatedAt: row.updatedAt.toISOString(),
   }
 }
@@ -118,7 +144,8 @@ export async function publicCoverOf({ coverUploadId }: Pick<EventSettingsRow, 'c
 
 export function toPublicEventInfo(row: EventSettingsRow, cover: PublicEventInfo['cover']): PublicEventInfo {
   const {
-    coverUploadId: _coverUploadId, updatedAt: _updatedAt, galleryPin, screenKey: _screenKey, screenInClosedMode: _screen, ...rest
+    coverUploadId: _coverUploadId, updatedAt: _updatedAt, galleryPin, screenKey: _screenKey, screenInClosedMode: _screen,
+    notifyUrl: _url, notifyFormat: _format, notifyOn: _on, notifySecret: _secret, notifyLastStatus: _last, ...rest
   } = toAdminEventConfig(row)
   return { ...rest, galleryPinRequired: galleryPin !== null, cover }
 }

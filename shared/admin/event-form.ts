@@ -66,7 +66,8 @@ export interface EventFormValues {
   language: Language
 }
 
-export type EventField = keyof NonNullable<EventPatch>
+/** The fields this form edits: the notification settings have their own card (AdminNotifications.vue). */
+export type EventField = Exclude<keyof NonNullable<EventPatch>, 'notifyUrl' | 'notifyFormat' | 'notifyOn'>
 
 /** The form's starting values for a configuration. */
 export function formValuesOf(config: AdminEventConfig): EventFormValues {

@@ -1,7 +1,7 @@
 /**
  * Every text of the admin pages, in English: the same shape as `admin.pt-BR.ts` (`AdminMessages`).
  */
-import type { Language, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { AdminMessages } from '#shared/messages/admin.pt-BR'
 import {
@@ -298,6 +298,49 @@ export const adminEn = {
       { device: 'Smart TV:', how: 'open the TV’s browser, type the address and switch to full screen. Turn off the TV’s automatic shutdown.' },
       { device: 'Tablet:', how: 'open the address in Chrome (Android: ⋮ menu › Install app) or in Safari (iPad: Share › Add to Home Screen) and open the screen from the new icon: it fills the whole screen. Keep the tablet plugged in.' },
     ],
+  },
+
+  notifications: {
+    title: 'New item alerts',
+    intro: 'Hear when photos, videos, messages and comments come in: on an ntfy server, your own webhook or this device. Alerts come together, at most one a minute.',
+    url: 'Address that receives the alerts',
+    urlHint: 'An ntfy topic (https://ntfy.sh/your-topic) or your webhook. Empty: no alerts to an address.',
+    urlInvalid: 'Enter a valid http(s) address. Link-local and cloud metadata addresses are refused.',
+    format: 'Format',
+    formats: { json: 'Signed JSON (webhook)', ntfy: 'ntfy (text)' } as Record<NotifyFormat, string>,
+    on: 'Alert about',
+    ons: { pending: 'Only what awaits approval', all: 'Everything that comes in' } as Record<NotifyOn, string>,
+    secret: 'Webhook key',
+    secretHint: 'Every JSON alert carries X-Event-Media-Signature: sha256= and the body\'s HMAC under this key.',
+    rotateSecret: 'Change the key',
+    secretRotated: 'Key changed. Give the new one to your webhook.',
+    save: 'Save alerts',
+    saved: 'Alerts saved.',
+    test: 'Send a test alert',
+    testing: 'Sending…',
+    testAnswered: (status: number) => `The receiver answered ${status}.`,
+    testFailed: (error: string) => `The alert did not arrive: ${error}`,
+    lastStatus: 'Last alert',
+    lastStatusNone: 'No alert sent yet.',
+    lastStatusLine: (status: number | null, when: string, attempt: number) => `${status === null ? 'no answer' : `answer ${status}`}, ${when}${attempt > 1 ? ` (try ${attempt})` : ''}`,
+    device: 'Alert me on this device',
+    deviceHint: 'A browser notification for each batch of new items, even with the admin closed.',
+    deviceUnsupported: 'This browser cannot receive alerts. On an iPhone, add the admin to the Home Screen and open it from there.',
+    deviceDenied: 'Notifications are blocked for this site in the browser\'s settings.',
+    deviceFailed: 'Could not turn on alerts on this device.',
+    tabTitle: (pending: number, section: string) => (pending > 0 ? `(${pending}) ${section}` : section),
+    pushTitle: (coupleNames: string) => (coupleNames ? `${coupleNames}: what's new` : 'What\'s new at the event'),
+    kinds: {
+      photo: (count: number) => `${count} new ${plural(count, 'photo', 'photos')}`,
+      video: (count: number) => `${count} new ${plural(count, 'video', 'videos')}`,
+      audio: (count: number) => `${count} new ${plural(count, 'voice message', 'voice messages')}`,
+      message: (count: number) => `${count} new ${plural(count, 'message', 'messages')}`,
+      comment: (count: number) => `${count} new ${plural(count, 'comment', 'comments')}`,
+    } as Record<NotifyKind, (count: number) => string>,
+    and: 'and',
+    waiting: (count: number) => plural(count, 'awaits approval', 'await approval'),
+    arrived: (count: number) => plural(count, 'arrived', 'arrived'),
+    testBody: 'Test alert: the event\'s alerts arrive here.',
   },
 
   errors: {

@@ -2,7 +2,7 @@
  * Every text of the admin pages, in Spanish (neutral Latin American): the same shape as
  * `admin.pt-BR.ts` (`AdminMessages`).
  */
-import type { Language, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { AdminMessages } from '#shared/messages/admin.pt-BR'
 import {
@@ -299,6 +299,49 @@ export const adminEs = {
       { device: 'Smart TV:', how: 'abre el navegador de la TV, escribe la dirección y activa la pantalla completa. Desactiva el apagado automático de la TV.' },
       { device: 'Tablet:', how: 'abre la dirección en Chrome (Android: menú ⋮ › Instalar app) o en Safari (iPad: Compartir › Agregar a inicio) y abre la pantalla desde el ícono creado: ocupa toda la pantalla. Deja la tablet conectada.' },
     ],
+  },
+
+  notifications: {
+    title: 'Avisos de novedades',
+    intro: 'Recibe un aviso cuando lleguen fotos, videos, mensajes y comentarios: en un servidor ntfy, en tu webhook o en este dispositivo. Los avisos llegan juntos, como máximo uno por minuto.',
+    url: 'Dirección que recibe los avisos',
+    urlHint: 'Un tema de ntfy (https://ntfy.sh/tu-tema) o tu webhook. Vacío: ningún aviso a una dirección.',
+    urlInvalid: 'Escribe una dirección http(s) válida. Se rechazan las direcciones link-local y de metadatos de la nube.',
+    format: 'Formato',
+    formats: { json: 'JSON firmado (webhook)', ntfy: 'ntfy (texto)' } as Record<NotifyFormat, string>,
+    on: 'Avisar de',
+    ons: { pending: 'Solo lo que espera aprobación', all: 'Todo lo que llega' } as Record<NotifyOn, string>,
+    secret: 'Clave del webhook',
+    secretHint: 'Cada aviso JSON lleva X-Event-Media-Signature: sha256= y el HMAC del cuerpo con esta clave.',
+    rotateSecret: 'Cambiar la clave',
+    secretRotated: 'Clave cambiada. Pásale la nueva a tu webhook.',
+    save: 'Guardar avisos',
+    saved: 'Avisos guardados.',
+    test: 'Enviar un aviso de prueba',
+    testing: 'Enviando…',
+    testAnswered: (status: number) => `El receptor respondió ${status}.`,
+    testFailed: (error: string) => `El aviso no llegó: ${error}`,
+    lastStatus: 'Último aviso',
+    lastStatusNone: 'Todavía no se envió ningún aviso.',
+    lastStatusLine: (status: number | null, when: string, attempt: number) => `${status === null ? 'sin respuesta' : `respuesta ${status}`}, ${when}${attempt > 1 ? ` (intento ${attempt})` : ''}`,
+    device: 'Avisar en este dispositivo',
+    deviceHint: 'Una notificación del navegador por cada tanda de novedades, aun con el panel cerrado.',
+    deviceUnsupported: 'Este navegador no recibe avisos. En el iPhone, agrega el panel a la pantalla de inicio y ábrelo desde allí.',
+    deviceDenied: 'Las notificaciones están bloqueadas para este sitio en la configuración del navegador.',
+    deviceFailed: 'No se pudieron activar los avisos en este dispositivo.',
+    tabTitle: (pending: number, section: string) => (pending > 0 ? `(${pending}) ${section}` : section),
+    pushTitle: (coupleNames: string) => (coupleNames ? `${coupleNames}: novedades` : 'Novedades del evento'),
+    kinds: {
+      photo: (count: number) => `${count} ${plural(count, 'foto nueva', 'fotos nuevas')}`,
+      video: (count: number) => `${count} ${plural(count, 'video nuevo', 'videos nuevos')}`,
+      audio: (count: number) => `${count} ${plural(count, 'mensaje de voz nuevo', 'mensajes de voz nuevos')}`,
+      message: (count: number) => `${count} ${plural(count, 'mensaje nuevo', 'mensajes nuevos')}`,
+      comment: (count: number) => `${count} ${plural(count, 'comentario nuevo', 'comentarios nuevos')}`,
+    } as Record<NotifyKind, (count: number) => string>,
+    and: 'y',
+    waiting: (count: number) => plural(count, 'espera aprobación', 'esperan aprobación'),
+    arrived: (count: number) => plural(count, 'llegó', 'llegaron'),
+    testBody: 'Aviso de prueba: los avisos del evento llegan aquí.',
   },
 
   errors: {

@@ -3,7 +3,7 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { Language, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { TextsOf } from '#shared/messages/shape'
 import {
@@ -302,6 +302,51 @@ export const adminPtBR = {
       { device: 'Smart TV:', how: 'abra o navegador da TV, digite o endereço e ative a tela cheia. Desligue o desligamento automático da TV.' },
       { device: 'Tablet:', how: 'abra o endereço no Chrome (Android: menu ⋮ › Instalar app) ou no Safari (iPad: Compartilhar › Adicionar à Tela de Início) e abra o telão pelo ícone criado: ele ocupa a tela toda. Deixe o tablet na tomada.' },
     ],
+  },
+
+  notifications: {
+    title: 'Avisos de novidades',
+    intro: 'Receba um aviso quando chegarem fotos, vídeos, recados e comentários: num servidor ntfy, num webhook seu ou neste aparelho. Os avisos vêm juntos, no máximo um por minuto.',
+    url: 'Endereço que recebe os avisos',
+    urlHint: 'Um tópico ntfy (https://ntfy.sh/seu-topico) ou o seu webhook. Em branco: nenhum aviso por endereço.',
+    urlInvalid: 'Informe um endereço http(s) válido. Endereços link-local e de metadados de nuvem são recusados.',
+    format: 'Formato',
+    formats: { json: 'JSON assinado (webhook)', ntfy: 'ntfy (texto)' } as Record<NotifyFormat, string>,
+    on: 'Avisar de',
+    ons: { pending: 'Só o que espera aprovação', all: 'Tudo o que chega' } as Record<NotifyOn, string>,
+    secret: 'Chave do webhook',
+    secretHint: 'Cada aviso JSON leva X-Event-Media-Signature: sha256= e o HMAC do corpo com esta chave.',
+    rotateSecret: 'Trocar a chave',
+    secretRotated: 'Chave trocada. Passe a nova ao seu webhook.',
+    save: 'Salvar avisos',
+    saved: 'Avisos salvos.',
+    test: 'Enviar um aviso de teste',
+    testing: 'Enviando…',
+    testAnswered: (status: number) => `O receptor respondeu ${status}.`,
+    testFailed: (error: string) => `O aviso não chegou: ${error}`,
+    lastStatus: 'Último aviso',
+    lastStatusNone: 'Nenhum aviso enviado ainda.',
+    lastStatusLine: (status: number | null, when: string, attempt: number) => `${status === null ? 'sem resposta' : `resposta ${status}`}, ${when}${attempt > 1 ? ` (tentativa ${attempt})` : ''}`,
+    device: 'Avisar neste aparelho',
+    deviceHint: 'Uma notificação do navegador a cada lote de novidades, mesmo com o painel fechado.',
+    deviceUnsupported: 'Este navegador não recebe avisos. No iPhone, adicione o painel à Tela de Início e abra por lá.',
+    deviceDenied: 'As notificações estão bloqueadas para este site nas configurações do navegador.',
+    deviceFailed: 'Não foi possível ligar os avisos neste aparelho.',
+    /** The browser tab's title while items wait: "(3) Moderação". */
+    tabTitle: (pending: number, section: string) => (pending > 0 ? `(${pending}) ${section}` : section),
+    // What the couple's phone shows (ntfy, Web Push), in the event's language.
+    pushTitle: (coupleNames: string) => (coupleNames ? `${coupleNames}: novidades` : 'Novidades do evento'),
+    kinds: {
+      photo: (count: number) => `${count} ${plural(count, 'nova foto', 'novas fotos')}`,
+      video: (count: number) => `${count} ${plural(count, 'novo vídeo', 'novos vídeos')}`,
+      audio: (count: number) => `${count} ${plural(count, 'novo recado de voz', 'novos recados de voz')}`,
+      message: (count: number) => `${count} ${plural(count, 'novo recado', 'novos recados')}`,
+      comment: (count: number) => `${count} ${plural(count, 'novo comentário', 'novos comentários')}`,
+    } as Record<NotifyKind, (count: number) => string>,
+    and: 'e',
+    waiting: (count: number) => plural(count, 'espera aprovação', 'esperam aprovação'),
+    arrived: (count: number) => plural(count, 'chegou', 'chegaram'),
+    testBody: 'Aviso de teste: os avisos do evento chegam aqui.',
   },
 
   errors: {

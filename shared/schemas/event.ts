@@ -1,7 +1,8 @@
 import { z } from './zod'
-import { GALLERY_MODES, LANGUAGES, MODERATION_MODES, type GalleryMode, type Language, type ModerationMode } from '#shared/enums'
+import { GALLERY_MODES, LANGUAGES, MODERATION_MODES, type GalleryMode, type Language, type ModerationMode, type NotifyFormat, type NotifyOn } from '#shared/enums'
 import { COUPLE_NAMES_MAX_LENGTH, GALLERY_PIN_PATTERN, MAX_AUDIO_DURATION_LIMIT, MAX_FILE_SIZE_LIMIT, MAX_UPLOADS_PER_GUEST_LIMIT, MAX_VIDEO_DURATION_LIMIT } from '#shared/limits'
 import { guestText } from '#shared/schemas/common'
+import { notifyFormatSchema, notifyOnSchema, notifyUrlSchema, type NotifyLastStatus } from '#shared/schemas/notify'
 
 function isRealDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`)
@@ -34,6 +35,9 @@ export const eventPatchSchema = z.strictObject({
   screenInClosedMode: z.boolean(),
   screenSound: z.boolean(),
   language: z.enum(LANGUAGES),
+  notifyUrl: notifyUrlSchema.nullable(),
+  notifyFormat: notifyFormatSchema,
+  notifyOn: notifyOnSchema,
 }).partial()
 
 export type EventPatch = z.infer<typeof eventPatchSchema>
@@ -70,11 +74,21 @@ export interface AdminEventConfig {
   screenInClosedMode: boolean
   /** The venue screen plays approved voice messages aloud (once someone taps it); silent cards otherwise. */
   screenSound: boolean
+  /** Notifications for the couple (docs/api.md, Notifications): the receiver, its format, what it hears of. */
+  notifyUrl: string | null
+  notifyFormat: NotifyFormat
+  notifyOn: NotifyOn
+  /** The webhook's HMAC key (rotated by POST /api/admin/event/notify-secret). */
+  notifySecret: string
+  notifyLastStatus: NotifyLastStatus | null
   updatedAt: string
 }
 
+/** The couple's notification settings: the admin's alone. */
+type NotifyField = 'notifyUrl' | 'notifyFormat' | 'notifyOn' | 'notifySecret' | 'notifyLastStatus'
+
 /** What a guest's page may know: never the PIN nor the screen key. */
-export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt' | 'galleryPin' | 'screenKey' | 'screenInClosedMode'> & {
+export type PublicEventInfo = Omit<AdminEventConfig, 'coverUploadId' | 'updatedAt' | 'galleryPin' | 'screenKey' | 'screenInClosedMode' | NotifyField> & {
   /** Whether a PIN guards the gallery (the PIN itself never leaves the admin). */
   galleryPinRequired: boolean
   cover: { id: string, url: string, thumbUrl: string | null, thumb2xUrl: string | null } | null

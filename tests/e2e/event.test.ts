@@ -16,6 +16,7 @@ describe('event configuration', () => {
       maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: expect.any(String),
       galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
       screenKey: expect.any(String), screenInClosedMode: true, screenSound: false,
+      notifyUrl: null, notifyFormat: 'json', notifyOn: 'pending', notifySecret: expect.stringMatching(/^[\w-]{22}$/), notifyLastStatus: null,
     })
     expect(new Date(admin.body.updatedAt).toISOString()).toBe(admin.body.updatedAt)
     const pub = await api(server.url, '/api/event')

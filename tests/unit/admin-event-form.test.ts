@@ -7,6 +7,7 @@ const saved: AdminEventConfig = {
   maxVideoDurationSec: 300, moderation: 'post', allowAudio: true, maxAudioDurationSec: 120, language: 'pt-BR', coverUploadId: null, updatedAt: '2026-11-22T18:00:00.000Z',
   galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null,
   screenKey: 'k'.repeat(22), screenInClosedMode: true, screenSound: false,
+  notifyUrl: null, notifyFormat: 'json', notifyOn: 'pending', notifySecret: 's'.repeat(22), notifyLastStatus: null,
 }
 
 describe('event configuration form', () => {

@@ -32,6 +32,8 @@ describe('named limits and sets', () => {
       galleryMode: 'live', guestDownloads: false, screenInClosedMode: true,
       // The venue screen stays silent until the couple turns its sound on.
       screenSound: false,
+      // The couple hears, once they give a receiver, of what waits for them, signed JSON unless they pick ntfy.
+      notifyFormat: 'json', notifyOn: 'pending',
     })
     expect(GALLERY_MODES).toEqual(['live', 'upload-only', 'reveal'])
     expect(MAX_UPLOADS_PER_GUEST_LIMIT).toBe(1000)

@@ -3,5 +3,5 @@ import { eventPatchSchema } from '#shared/schemas/event'
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
   const patch = await readBodyAs(event, eventPatchSchema)
-  return toAdminEventConfig(await updateEventSettings(patch))
+  return adminEventConfig(await updateEventSettings(patch))
 })

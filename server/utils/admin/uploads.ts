@@ -156,5 +156,5 @@ export async function setCover(id: string): Promise<AdminEventConfig> {
     const [row] = await tx.update(eventSettings).set({ coverUploadId: id, updatedAt: new Date() }).returning()
     return row!
   })
-  return toAdminEventConfig(settings)
+  return adminEventConfig(settings)
 }

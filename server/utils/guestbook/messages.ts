@@ -21,6 +21,7 @@ export async function postGuestbookMessage(body: GuestbookPostBody): Promise<Gue
     createdAt: now,
     updatedAt: now,
   })
+  announceNewItem({ id, kind: 'message', author: body.author, status })
   return { id, status, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
 }
 

@@ -7,6 +7,7 @@ import type { ConfirmUploadResponse } from '#shared/schemas/upload'
 import { useDb } from '../db'
 import { getEventSettings } from '../event-settings'
 import { apiError, notFound } from '../http/errors'
+import { announceNewItem } from '../notify/announce'
 import { stagedKeyOf } from '../storage/keys'
 import { StorageUnavailableError, type VideoLocationOutcome } from '../storage/media-store'
 import { useMediaStore } from '../storage/use-media-store'
@@ -153,6 +154,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
     return confirmedBefore(winner)
   }
   if (!phoneImages?.accepted) scheduleDerivation(id)
+  announceNewItem({ id, kind: confirmed.kind, author: confirmed.author, status: confirmed.status })
   return { answer: { id, status: confirmed.status }, row: null }
 }
 

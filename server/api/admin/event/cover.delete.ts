@@ -1,4 +1,4 @@
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
-  return toAdminEventConfig(await updateEventSettings({ coverUploadId: null }))
+  return adminEventConfig(await updateEventSettings({ coverUploadId: null }))
 })

@@ -1,0 +1,3 @@
+export { useDevicePush } from './useDevicePush'
+export { usePendingTitle } from './usePendingTitle'
+export { useNotifyActions } from './useNotifyActions'
