@@ -42,6 +42,8 @@ export default defineConfig({
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
+          // One Chromium for the project; each file connects to it (tests/browser/support/fixture.ts).
+          globalSetup: ['tests/browser/support/global-browser.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           // Two files at once: a browser file mostly waits on its page and server, and serial
