@@ -42,11 +42,13 @@ export default defineConfig({
           name: 'browser',
           include: ['tests/browser/**/*.test.ts'],
           environment: 'node',
+          // One Chromium for the project; each file connects to it (tests/browser/support/fixture.ts).
+          globalSetup: ['tests/browser/support/global-browser.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          // Two files at once: a browser file mostly waits on its page and server, and serial
-          // browser files made the whole suite longer than CI's budget.
-          maxWorkers: 2,
+          // Three files at once on two cores: a browser file mostly waits (on its page's timers, its
+          // server, a throttled upload), and all of them share one Chromium (global-browser.ts).
+          maxWorkers: 3,
           sequence: { groupOrder: 3 },
         },
       },

@@ -6,7 +6,8 @@
 // weight" section with its slow-4G timings.
 import { createServer, connect, type Server } from 'node:net'
 import { rmSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchChromium } from '../tests/support/chromium'
 import { api, login } from '../tests/support/http'
 import { freePort } from '../tests/support/ports'
 import { startServer } from '../tests/support/server'
@@ -137,10 +138,7 @@ async function main() {
   const server = await startServer({ PUBLIC_BASE_URL: `http://127.0.0.1:${relayPort}` })
   const relay = await countingRelay(relayPort, server.port)
   const base = `http://127.0.0.1:${relayPort}`
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const cookie = await login(server.url)
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post', coupleNames: 'Ana & Bruno' }, cookie })

@@ -4,7 +4,8 @@
 // budget says, against the built server. Run: npx tsx bench/languages.ts --before /tmp/before/.output
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
+import { launchChromium } from '../tests/support/chromium'
 import { ROOT, startServer } from '../tests/support/server'
 import { table, writeSection } from './lib'
 
@@ -67,7 +68,7 @@ async function measure(browser: Browser, output: string) {
 
 async function main() {
   const before = beforeOutput()
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] })
+  const browser = await launchChromium()
   try {
     const after = await measure(browser, join(ROOT, '.output'))
     const old = before ? await measure(browser, before) : null

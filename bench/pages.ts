@@ -10,7 +10,8 @@ import { readFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { chromium, type Browser, type CDPSession } from 'playwright-core'
+import type { Browser, CDPSession } from 'playwright-core'
+import { launchChromium } from '../tests/support/chromium'
 import { api, login } from '../tests/support/http'
 import { ROOT, startServer } from '../tests/support/server'
 import { namedByHtml } from '../tests/support/first-load'
@@ -289,10 +290,7 @@ async function timeToInteractive(browser: Browser, base: string, encoding: 'gzip
 async function main() {
   const before = beforeOutput()
   const server = await seededServer()
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     // Does the server compress its scripts when asked? (Nitro's node server serves precompressed
     // files only when the build made them: `compressPublicAssets`.)

@@ -7,7 +7,8 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core'
+import type { Browser, CDPSession, Page } from 'playwright-core'
+import { launchChromium } from '../tests/support/chromium'
 import sharp from 'sharp'
 import { phonePortrait } from '../tests/support/phone-photos'
 import { tempDir } from '../tests/support/media'
@@ -17,7 +18,6 @@ import { table, writeSection } from './lib'
 const CPU_SLOWDOWN = 4
 const RUNS = 5
 const SAMPLE_MS = 50
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
 
 interface Made { type: string, size: number }
@@ -72,7 +72,7 @@ async function openHarness(browser: Browser, url: string, hidden: readonly strin
 }
 
 async function measure(url: string, photo: string, hidden: readonly string[], slowdown: number): Promise<Run> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS })
+  const browser = await launchChromium()
   try {
     const browserCdp = await browser.newBrowserCDPSession()
     const page = await openHarness(browser, url, hidden)
@@ -134,7 +134,7 @@ async function measure(url: string, photo: string, hidden: readonly string[], sl
 
 /** What Chromium's canvas writes for the two thumbnail formats, and for the noisiest picture each variant can be. */
 async function encoderSizes(url: string): Promise<{ version: string, rows: string[][] }> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS })
+  const browser = await launchChromium()
   try {
     const page = await openHarness(browser, url, [])
     const rows = await page.evaluate(async () => {

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs'
 import { createServer, connect, type Server } from 'node:net'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { chromium, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import { launchChromium } from '../tests/support/chromium'
 import { api, login } from '../tests/support/http'
 import { freePort } from '../tests/support/ports'
 import { startServer } from '../tests/support/server'
@@ -61,10 +62,7 @@ async function main() {
   const server = await startServer({ PUBLIC_BASE_URL: `http://127.0.0.1:${relayPort}` })
   const relay = await countingRelay(relayPort, server.port)
   const base = `http://127.0.0.1:${relayPort}`
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const cookie = await login(server.url)
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post', coupleNames: 'Ana & Bruno' }, cookie })

@@ -1,31 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, sessionCookie, type WatchedPage } from '../support/admin-browser'
+import { describe, expect, it } from 'vitest'
+import { loginThroughForm, sessionCookie } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server'
 import { api } from '../support/http'
 import { expectAccessible } from './support/axe'
+import { useBrowser } from './support/fixture'
+import type { WatchedPage } from './support/watch'
 
 describe('admin login and session (browser)', () => {
   const server = useTestServer()
-  let browser: Browser
+  const pages = useBrowser({ server })
   let watched: WatchedPage | undefined
 
-  beforeAll(async () => {
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    const problems = watched?.problems ?? []
-    await watched?.context.close()
-    watched = undefined
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
-  })
-
   async function open(path: string) {
-    watched = await openWatchedPage(browser, server.url)
+    watched = await pages.watched()
     await watched.page.goto(path)
     return watched.page
   }

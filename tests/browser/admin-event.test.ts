@@ -1,15 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../support/admin-browser'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { loginThroughForm } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto } from '../support/seed'
 import { expectAccessible } from './support/axe'
 import { screenshot } from './support/browser'
+import { useBrowser } from './support/fixture'
+import type { WatchedPage } from './support/watch'
 
 describe('admin event configuration (browser)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let watched: WatchedPage
   let page: Page
   /** PATCH /api/admin/event calls the page made. */
@@ -19,8 +21,7 @@ describe('admin event configuration (browser)', () => {
   const adminEvent = async () => (await api(server.url, '/api/admin/event', { cookie: server.cookie })).body
 
   beforeAll(async () => {
-    browser = await launchChromium()
-    watched = await openWatchedPage(browser, server.url)
+    watched = await pages.watched()
     page = watched.page
     page.on('request', (request) => {
       if (request.method() === 'PATCH' && request.url().endsWith('/api/admin/event')) patches.push(request.postData() ?? '')
@@ -29,13 +30,8 @@ describe('admin event configuration (browser)', () => {
     await loginThroughForm(page)
     await page.locator('[data-testid=event-form]').waitFor()
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
   afterEach(() => {
     patches = []
-    const problems = watched.problems.splice(0)
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
   })
 
   async function openForm() {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, screenshot, SCREENSHOT_DIR, VIEWPORTS } from '../support/admin-browser'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { loginThroughForm, screenshot, SCREENSHOT_DIR, VIEWPORTS } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
 import { jpeg } from '../support/fixtures'
+import { useBrowser } from './support/fixture'
 
 /** Everything a finger is meant to hit, on every admin screen. */
 const TARGETS = [
@@ -30,7 +31,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
 
 describe('admin layout at tablet and laptop sizes (browser)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
 
   beforeAll(async () => {
     await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & Bruno', eventDate: '2026-12-12' } })
@@ -47,15 +48,11 @@ describe('admin layout at tablet and laptop sizes (browser)', () => {
     await seedPhoto(server.url, { author: 'Joana e Marcos', message: 'Amamos!', bytes: await jpeg(1000, 1000, colours[4]) })
     const rejected = await seedPhoto(server.url, { author: 'Spam' })
     await api(server.url, `/api/admin/uploads/${rejected.id}/reject`, { method: 'POST', cookie: server.cookie })
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`login, dashboard, statistics and configuration work at ${viewport.width}×${viewport.height}`, async () => {
-      const { page, problems, context } = await openWatchedPage(browser, server.url, viewport)
+      const { page, problems, context } = await pages.watched(viewport)
       try {
         await page.goto('/admin/login')
         await page.locator('[data-testid=login]').waitFor()

@@ -1,13 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, loginThroughForm, openWatchedPage, type WatchedPage } from '../support/admin-browser'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loginThroughForm } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { fromAddress, inParallel } from '../support/loopback'
 import { expectAccessible } from './support/axe'
+import { useBrowser } from './support/fixture'
+import type { WatchedPage } from './support/watch'
 
 const clockFile = join(mkdtempSync(join(tmpdir(), 'pin-clock-')), 'now')
 /** 23:00 UTC: 20:00 in São Paulo, the page's time zone. */
@@ -16,7 +18,7 @@ writeFileSync(clockFile, String(T0))
 
 describe('the Event tab tells the admin when the gallery PIN is being guessed (browser)', () => {
   const server = useTestServer({ admin: true, env: { TEST_CLOCK_FILE: clockFile } })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let watched: WatchedPage
   let page: Page
 
@@ -41,19 +43,11 @@ describe('the Event tab tells the admin when the gallery PIN is being guessed (b
 
   beforeAll(async () => {
     await setPin('2468')
-    browser = await launchChromium()
-    watched = await openWatchedPage(browser, server.url)
+    watched = await pages.watched()
     page = watched.page
     await page.goto('/admin/login?redirect=/admin?aba=evento')
     await loginThroughForm(page)
     await page.locator('[data-testid=event-form]').waitFor()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(() => {
-    const problems = watched.problems.splice(0)
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
   })
 
   it('says nothing while guests merely mistype', async () => {

@@ -1,9 +1,9 @@
-import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loginThroughForm } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { expectAccessible } from './support/axe'
-import { DESKTOP, screenshot } from './support/browser'
+import { screenshot } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * The admin's Event tab warns when the QR code would encode an address guests' phones cannot
@@ -13,22 +13,11 @@ import { DESKTOP, screenshot } from './support/browser'
  */
 describe('the Event tab says which address the QR code encodes, and warns when phones cannot reach it', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server, args: ['--host-resolver-rules=MAP fotos.anaebruno.example 127.0.0.1, MAP festa.local 127.0.0.1'] })
   const port = () => new URL(server.url).port
 
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--host-resolver-rules=MAP fotos.anaebruno.example 127.0.0.1, MAP festa.local 127.0.0.1'],
-    })
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-
   async function eventTab(host: string) {
-    const context = await browser.newContext({ baseURL: `http://${host}:${port()}`, viewport: DESKTOP, locale: 'pt-BR' })
+    const context = await pages.context('desktop', { baseURL: `http://${host}:${port()}` })
     const page = await context.newPage()
     await page.goto('/admin/login?redirect=/admin?aba=evento')
     await loginThroughForm(page)

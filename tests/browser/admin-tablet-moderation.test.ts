@@ -1,10 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, screenshot, type WatchedPage } from '../support/admin-browser'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { loginThroughForm, screenshot } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, setModeration } from '../support/seed'
 import { animationsDone } from './support/browser'
+import { useBrowser } from './support/fixture'
+import type { WatchedPage } from './support/watch'
 
 const ORIENTATIONS = [['portrait', { width: 768, height: 1024 }], ['landscape', { width: 1024, height: 768 }]] as const
 
@@ -16,22 +18,12 @@ const ORIENTATIONS = [['portrait', { width: 768, height: 1024 }], ['landscape', 
  */
 describe('admin moderation on a tablet held either way (browser)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let watched: WatchedPage | undefined
 
   beforeAll(async () => {
     await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João' } })
     await setModeration(server.url, server.cookie, 'pre')
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    const problems = watched?.problems ?? []
-    await watched?.context.close()
-    watched = undefined
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
   })
 
   /** The cards as the admin sees them once still: where each is, and whether it is whole below the toolbar. */
@@ -50,7 +42,7 @@ describe('admin moderation on a tablet held either way (browser)', () => {
   for (const [orientation, viewport] of ORIENTATIONS) {
     it(`${orientation} (${viewport.width}×${viewport.height}): the first card starts in the top 40 %, one fits whole, and "approve what is on screen" approves exactly the whole ones`, async () => {
       await inBatches(6, 3, i => seedPhoto(server.url, { author: `Convidado ${orientation} ${i + 1}`, message: i % 2 ? 'Felicidades ao casal!' : '' }))
-      watched = await openWatchedPage(browser, server.url, viewport)
+      watched = await pages.watched(viewport)
       const page = watched.page
       await page.goto('/admin/login')
       await loginThroughForm(page)
@@ -85,7 +77,7 @@ describe('admin moderation on a tablet held either way (browser)', () => {
 
     it(`${orientation}: ticking a card swaps the view tools for the bulk actions in place, and the grid does not move`, async () => {
       await inBatches(3, 3, i => seedPhoto(server.url, { author: `Seleção ${orientation} ${i + 1}` }))
-      watched = await openWatchedPage(browser, server.url, viewport)
+      watched = await pages.watched(viewport)
       const page = watched.page
       await page.goto('/admin/login')
       await loginThroughForm(page)

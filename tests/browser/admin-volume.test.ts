@@ -1,11 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium, loginThroughForm, openWatchedPage, screenshot, type WatchedPage } from '../support/admin-browser'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { loginThroughForm, screenshot } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, setModeration } from '../support/seed'
 import { expectAccessible } from './support/axe'
 import { animationsDone } from './support/browser'
+import { useBrowser } from './support/fixture'
+import type { WatchedPage } from './support/watch'
 
 const PORTRAIT = { width: 820, height: 1180 }
 const LANDSCAPE = { width: 1180, height: 820 }
@@ -38,7 +40,7 @@ async function wholeCardsBelowToolbar(page: Page): Promise<string[]> {
 
 describe('admin moderation at volume: dense grid, ranges, bulk on screen (browser)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let watched: WatchedPage | undefined
   let page: Page
 
@@ -49,21 +51,11 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
   beforeAll(async () => {
     await api(server.url, '/api/admin/event', { method: 'PATCH', cookie: server.cookie, json: { coupleNames: 'Ana & João', eventDate: '2026-12-12' } })
     await setModeration(server.url, server.cookie, 'pre')
-    browser = await launchChromium()
-  })
-  afterAll(async () => {
-    await browser?.close()
-  })
-  afterEach(async () => {
-    const problems = watched?.problems ?? []
-    await watched?.context.close()
-    watched = undefined
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
   })
 
   /** A fresh tablet (its own storage), logged in, on the pending queue. */
   async function openTablet(viewport = PORTRAIT) {
-    watched = await openWatchedPage(browser, server.url, viewport)
+    watched = await pages.watched(viewport)
     page = watched.page
     await page.goto('/admin/login')
     await loginThroughForm(page)

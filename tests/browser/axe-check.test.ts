@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { launchChromium } from '../support/admin-browser'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { axeViolations, expectAccessible } from './support/axe'
+import { useBrowser } from './support/fixture'
 
 // The check the other browser tests run on every page: proven here able to fail, on markup made to fail it.
 describe('the accessibility check (axe-core in Chromium)', () => {
-  let browser: Browser
+  const pages = useBrowser()
   let page: Page
 
   beforeAll(async () => {
-    browser = await launchChromium()
-    page = await browser.newPage()
-  })
-  afterAll(async () => {
-    await browser?.close()
+    page = await pages.page()
   })
 
   it('fails on serious and critical violations, naming the rule, the element and the help', async () => {

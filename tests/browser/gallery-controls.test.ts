@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedGallery, type GuestUpload } from '../support/guests'
 import { photo, tempDir } from '../support/media'
-import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { screenshot, until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * The couple's controls as guests and the venue screen meet them, against the real server: a
@@ -14,7 +15,7 @@ import { desktopContext, launchBrowser, phoneContext, screenshot, until } from '
  */
 describe('gallery modes, PIN, downloads, limit and screen key (real server)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let items: GuestUpload[]
 
@@ -25,7 +26,7 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
   }
 
   async function open(path: string, kind: 'phone' | 'desktop' = 'phone'): Promise<Page> {
-    context ??= kind === 'phone' ? await phoneContext(browser, server.url) : await desktopContext(browser, server.url)
+    context ??= kind === 'phone' ? await pages.context('phone') : await pages.context('desktop')
     const page = await context.newPage()
     await page.goto(path)
     return page
@@ -34,7 +35,6 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
   const tiles = (page: Page) => page.locator('[data-testid=gallery-item]')
 
   beforeAll(async () => {
-    browser = await launchBrowser()
     await setEvent({ coupleNames: 'Ana & Bruno', moderation: 'post', galleryMode: 'live' })
     items = await seedGallery(server.url, server.cookie, 3)
   })
@@ -42,9 +42,6 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
     await context?.close()
     context = undefined
     await setEvent({ galleryMode: 'live', revealAt: null, galleryPin: null, guestDownloads: false, maxUploadsPerGuest: null })
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   it('a reveal tomorrow at 10h: home and /galeria say so with a countdown, and list nothing', async () => {

@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, seedGallery } from '../support/guests'
-import { launchBrowser, phoneContext, until } from './support/browser'
+import { until } from './support/browser'
 import { startProxy, type TestProxy } from './support/proxy'
+import { useBrowser } from './support/fixture'
 
 /**
  * /galeria's poll through Chromium's own HTTP cache: the page asks page 1 again every
@@ -15,7 +16,7 @@ import { startProxy, type TestProxy } from './support/proxy'
  */
 describe('gallery polling revalidates through the browser cache', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let proxy: TestProxy
 
@@ -23,17 +24,15 @@ describe('gallery polling revalidates through the browser cache', () => {
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie: server.cookie })
     expect(patch.status).toBe(200)
     await seedGallery(server.url, server.cookie, 3)
-    ;[browser, proxy] = await Promise.all([launchBrowser(), startProxy(server.url)])
+    proxy = await startProxy(server.url)
   }, 60_000)
 
   afterAll(async () => {
-    await context?.close()
-    await browser?.close()
     await proxy?.stop()
   })
 
   it('gets 304s while nothing changes and still shows a new approval', async () => {
-    context = await phoneContext(browser, proxy.url)
+    context = await pages.context('phone', { baseURL: proxy.url })
     const page = await context.newPage()
     await page.goto('/galeria')
     const tiles = page.locator('[data-testid=gallery-item]')

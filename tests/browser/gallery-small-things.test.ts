@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, type GuestUpload } from '../support/guests'
 import { expectAccessible } from './support/axe'
-import { launchBrowser, PHONE, phoneContext } from './support/browser'
+import { PHONE } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * The gallery's small things, on a phone against the real server: the video viewer's own play,
@@ -13,7 +14,7 @@ import { launchBrowser, PHONE, phoneContext } from './support/browser'
  */
 describe('the gallery\'s viewer, title and navigation on a phone', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let video: GuestUpload
 
@@ -22,18 +23,14 @@ describe('the gallery\'s viewer, title and navigation on a phone', () => {
     expect(patch.status).toBe(200)
     await guestUpload(server.url, server.cookie, 2, { author: 'Primo Caio', derived: true })
     video = await guestUpload(server.url, server.cookie, 7, { kind: 'video', author: 'Tia Lúcia' })
-    browser = await launchBrowser()
   })
   afterEach(async () => {
     await context?.close()
     context = undefined
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
 
   async function open(path: string, locale = 'pt-BR'): Promise<Page> {
-    context = locale === 'pt-BR' ? await phoneContext(browser, server.url) : await browser.newContext({ baseURL: server.url, viewport: PHONE, isMobile: true, hasTouch: true, locale })
+    context = locale === 'pt-BR' ? await pages.context('phone') : await pages.context('phone', { deviceScaleFactor: 1, locale })
     const page = await context.newPage()
     await page.goto(path)
     return page

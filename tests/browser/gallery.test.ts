@@ -1,12 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../support/http'
 import { decodeQr } from '../support/qr'
 import { useTestServer } from '../support/suite/test-server'
 import { startServer, type TestServer } from '../support/server'
-import { desktopContext, launchBrowser, PHONE, phoneContext, screenshot, until } from './support/browser'
+import { PHONE, screenshot, skipSlideHold, until } from './support/browser'
 import { expectAccessible } from './support/axe'
 import { galleryItems, guestUpload, seedGallery, type GuestUpload } from '../support/guests'
+import { useBrowser } from './support/fixture'
 
 interface Box { x: number, y: number, width: number, height: number }
 
@@ -26,7 +27,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   const sharedServer = useTestServer({ admin: true })
   /** One event with 30 uploads, for the tests that only look. */
   let shared: Event
-  let browser: Browser
+  const pages = useBrowser({ server: sharedServer })
   let context: BrowserContext | undefined
   /** Events a single test changes (moderation, a server stopped) get their own server. */
   const ownServers: TestServer[] = []
@@ -52,19 +53,16 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   }
 
   beforeAll(async () => {
-    ;[shared, browser] = await Promise.all([eventOn(sharedServer, sharedServer.cookie, 30), launchBrowser()])
+    shared = await eventOn(sharedServer, sharedServer.cookie, 30)
   })
   afterEach(async () => {
     await context?.close()
     context = undefined
     for (const server of ownServers.splice(0)) await server.stop()
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
 
   async function open(kind: 'phone' | 'desktop', event: Event, path = '/galeria'): Promise<Page> {
-    context = kind === 'phone' ? await phoneContext(browser, event.server.url) : await desktopContext(browser, event.server.url)
+    context = await pages.context(kind, { baseURL: event.server.url })
     const page = await context.newPage()
     await page.goto(path)
     return page
@@ -182,7 +180,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
     const posterless = listed.filter(item => item.kind === 'video' && !item.thumbUrl)
     // The seed: every fourteenth upload is a video sent without its poster frame (two of 30).
     expect(posterless.length).toBe(2)
-    context = await phoneContext(browser, shared.server.url)
+    context = await pages.context('phone', { baseURL: shared.server.url })
     const page = await context.newPage()
     // Every request of the page from its first byte, to see whether a video file was asked for.
     const requested: string[] = []
@@ -295,7 +293,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   it('slideshow: newest first, words over it, QR to /enviar, an approval next, rejected and deleted gone at once, wake lock, no cursor', async () => {
     const event = await ownEvent(6)
     const { items } = event
-    context = await desktopContext(browser, event.server.url)
+    context = await pages.context('desktop', { baseURL: event.server.url })
     const page = await context.newPage()
     await page.addInitScript(() => {
       // Headless Chromium refuses real wake locks: count the requests and let the test release them.
@@ -426,8 +424,12 @@ describe('gallery and slideshow (real server, real uploads)', () => {
   })
 
   it('slideshow: memory stays flat over many slides (DOM nodes, listeners, heap)', async () => {
-    const page = await open('desktop', shared, '/galeria?slideshow=1&segundos=2')
-    const cdp = await context!.newCDPSession(page)
+    // On the page's own clock, each photo's two seconds pass as soon as it is shown whole.
+    context = await pages.context('desktop', { baseURL: shared.server.url })
+    const page = await context.newPage()
+    await page.clock.install()
+    await page.goto('/galeria?slideshow=1&segundos=2')
+    const cdp = await context.newCDPSession(page)
     let transitions = 0
     let last = ''
     const waitTransitions = async (count: number) => {
@@ -437,6 +439,7 @@ describe('gallery and slideshow (real server, real uploads)', () => {
           transitions++
           last = id
         }
+        if (transitions < count) await skipSlideHold(page, 2000)
         return transitions >= count
       }, count * 5000, `${count} slides`)
     }

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs'
-import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, login } from '../support/http'
+import { api } from '../support/http'
 import { photo, tempDir } from '../support/media'
 import { namedByHtml } from '../support/first-load'
-import { startServer, type TestServer } from '../support/server'
+import { useTestServer } from '../support/suite/test-server'
 import { scriptsByAudience } from '../support/scripts-by-audience'
-import { launchBrowser, phoneContext, until } from './support/browser'
+import { until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * A guest's first load: /enviar carries what its first paint needs and no
@@ -16,23 +16,18 @@ import { launchBrowser, phoneContext, until } from './support/browser'
  * Sizes and timings are measured in bench/pages.ts, not asserted here.
  */
 describe('a guest\'s first load', () => {
-  let server: TestServer
-  let browser: Browser
+  const server = useTestServer({ admin: true })
+  const pages = useBrowser({ server })
   /** Found once: the admin's scripts and the guest pages' (support/browser.ts, scriptsByAudience). */
   let scripts: { admin: Set<string>, guest: Set<string> }
   const dir = tempDir()
 
   beforeAll(async () => {
-    server = await startServer()
-    const cookie = await login(server.url)
-    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie })).status).toBe(200)
-    browser = await launchBrowser()
-    scripts = await scriptsByAudience(browser, server.url, cookie)
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie: server.cookie })).status).toBe(200)
+    scripts = await scriptsByAudience(pages.browser, server.url, server.cookie)
   }, 120_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
 
@@ -49,7 +44,7 @@ describe('a guest\'s first load', () => {
     expect(portugueseOnly.length).toBeGreaterThan(0)
     expect(html).not.toContain('/_i18n/')
 
-    const context = await phoneContext(browser, server.url)
+    const context = await pages.context('phone')
     try {
       const page = await context.newPage()
       const loaded = new Set<string>()
@@ -95,7 +90,7 @@ describe('a guest\'s first load', () => {
   it('keeps the guest pages\' code in the phone\'s service worker, and none of the admin\'s', async () => {
     const { admin, guest } = scripts
 
-    const context = await phoneContext(browser, server.url)
+    const context = await pages.context('phone')
     try {
       const page = await context.newPage()
       await page.goto('/enviar')

@@ -1,9 +1,12 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FAKE_MEDIA_DEVICES, launchChromium, loginThroughForm, openWatchedPage, VIEWPORTS, type WatchedPage } from '../support/admin-browser'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loginThroughForm, VIEWPORTS } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
+import { useBrowser } from './support/fixture'
+import { FAKE_MEDIA_DEVICES } from '../support/chromium'
+import type { WatchedPage } from './support/watch'
 
 /** Longer than a slideshow round with one photo, a message card every slide, and a busy machine. */
 const SCREEN_WAIT = 45_000
@@ -16,23 +19,15 @@ const SCREEN_WAIT = 45_000
  */
 describe('voice messages that feel sent, and heard on the venue screen', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server, args: FAKE_MEDIA_DEVICES })
   let guest: WatchedPage
   let keptId: string
 
   beforeAll(async () => {
     await setModeration(server.url, server.cookie, 'post')
     await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno' }, cookie: server.cookie })
-    browser = await launchChromium(FAKE_MEDIA_DEVICES)
-    guest = await openWatchedPage(browser, server.url, VIEWPORTS.tablet)
+    guest = await pages.watched(VIEWPORTS.tablet)
     await guest.context.grantPermissions(['microphone'], { origin: server.url })
-  })
-  afterEach(() => {
-    const problems = guest.problems.splice(0)
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   const voiceMessages = async () =>
@@ -99,7 +94,7 @@ describe('voice messages that feel sent, and heard on the venue screen', () => {
 
   it('the venue screen shows the approved voice message as a silent card: author, length, microphone, waveform', async () => {
     await seedPhoto(server.url, { author: 'Primo Caio' })
-    const screen = await openWatchedPage(browser, server.url, { width: 1280, height: 720 })
+    const screen = await pages.watched({ width: 1280, height: 720 })
     await screen.page.goto('/galeria?slideshow=1&segundos=2&recados=1')
     const card = screen.page.locator(`[data-testid=slideshow-voice][data-id="${keptId}"]`)
     await card.waitFor({ timeout: SCREEN_WAIT })
@@ -118,7 +113,7 @@ describe('voice messages that feel sent, and heard on the venue screen', () => {
   })
 
   it('the couple turns the screen\'s sound on in the Event tab, which says a tap on the screen is needed; after a tap the card plays', async () => {
-    const admin = await openWatchedPage(browser, server.url)
+    const admin = await pages.watched()
     await admin.page.goto('/admin/login')
     await loginThroughForm(admin.page)
     await admin.page.waitForURL(url => url.pathname === '/admin')
@@ -138,7 +133,7 @@ describe('voice messages that feel sent, and heard on the venue screen', () => {
     expect(admin.problems).toEqual([])
     await admin.context.close()
 
-    const screen = await openWatchedPage(browser, server.url, { width: 1280, height: 720 })
+    const screen = await pages.watched({ width: 1280, height: 720 })
     await screen.page.goto('/galeria?slideshow=1&segundos=2&recados=1')
     const hint = screen.page.locator('[data-testid=slideshow-sound-hint]')
     await hint.waitFor()

@@ -1,9 +1,12 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FAKE_MEDIA_DEVICES, launchChromium, loginThroughForm, openWatchedPage, VIEWPORTS, type WatchedPage } from '../support/admin-browser'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loginThroughForm, VIEWPORTS } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
+import { useBrowser } from './support/fixture'
+import { FAKE_MEDIA_DEVICES } from '../support/chromium'
+import type { WatchedPage } from './support/watch'
 
 /** Longer than one refresh of the dashboard (5 s) and of the Recados view (15 s), with room for a busy machine. */
 const REFRESH_WAIT = 30_000
@@ -15,7 +18,7 @@ const REFRESH_WAIT = 30_000
  */
 describe('the guestbook in the browser', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server, args: FAKE_MEDIA_DEVICES })
   let guest: WatchedPage
   let textId: string
   let audioId: string
@@ -23,16 +26,8 @@ describe('the guestbook in the browser', () => {
   beforeAll(async () => {
     await setModeration(server.url, server.cookie, 'pre')
     await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno' }, cookie: server.cookie })
-    browser = await launchChromium(FAKE_MEDIA_DEVICES)
-    guest = await openWatchedPage(browser, server.url, VIEWPORTS.tablet)
+    guest = await pages.watched(VIEWPORTS.tablet)
     await guest.context.grantPermissions(['microphone'], { origin: server.url })
-  })
-  afterEach(() => {
-    const problems = guest.problems.splice(0)
-    expect(problems, 'uncaught errors or CSP violations in the page').toEqual([])
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   const pendingIds = async (type: 'text' | 'audio') =>
@@ -88,7 +83,7 @@ describe('the guestbook in the browser', () => {
   })
 
   it('the couple approves both in the Recados tab; guests see them in /galeria\'s Recados view', async () => {
-    const admin = await openWatchedPage(browser, server.url)
+    const admin = await pages.watched()
     await admin.page.goto('/admin/login')
     await loginThroughForm(admin.page)
     await admin.page.waitForURL(url => url.pathname === '/admin')
@@ -142,7 +137,7 @@ describe('the guestbook in the browser', () => {
   it('the venue screen shows the written message as a full-screen card between photos, and no player', async () => {
     await setModeration(server.url, server.cookie, 'post')
     await seedPhoto(server.url, { author: 'Primo Caio' })
-    const screen = await openWatchedPage(browser, server.url, { width: 1280, height: 720 })
+    const screen = await pages.watched({ width: 1280, height: 720 })
     await screen.page.goto('/galeria?slideshow=1&segundos=2&recados=1')
     const card = screen.page.locator(`[data-testid=slideshow-message][data-id="${textId}"]`)
     await card.waitFor({ timeout: REFRESH_WAIT })

@@ -1,11 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { GalleryPage } from '#shared/schemas/gallery'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload } from '../support/guests'
-import { desktopContext, launchBrowser, until } from './support/browser'
+import { until } from './support/browser'
 import { startProxy, type TestProxy } from './support/proxy'
+import { useBrowser } from './support/fixture'
 
 const PHOTOS = 6
 
@@ -18,7 +19,7 @@ const PHOTOS = 6
  */
 describe('the projector under a network that hangs', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let proxy: TestProxy
   let context: BrowserContext | undefined
   let photos: string[] = []
@@ -28,7 +29,7 @@ describe('the projector under a network that hangs', () => {
     expect(patch.status).toBe(200)
     for (let n = 1; n <= PHOTOS; n++) photos.push((await guestUpload(server.url, server.cookie, n, { author: `Convidado ${n}` })).id)
     photos = photos.reverse()
-    ;[browser, proxy] = await Promise.all([launchBrowser(), startProxy(server.url)])
+    proxy = await startProxy(server.url)
   }, 120_000)
 
   afterEach(async () => {
@@ -37,7 +38,6 @@ describe('the projector under a network that hangs', () => {
     context = undefined
   })
   afterAll(async () => {
-    await browser?.close()
     await proxy?.stop()
   })
 
@@ -58,7 +58,7 @@ describe('the projector under a network that hangs', () => {
   })
 
   it('saves the whole rotation ahead of its turn, not only what it has shown', async () => {
-    context = await desktopContext(browser, proxy.url)
+    context = await pages.context('desktop', { baseURL: proxy.url })
     const page = await context.newPage()
     // A minute per photo: in the time this takes, one photo shows.
     await page.goto('/galeria?slideshow=1&segundos=60')
@@ -72,7 +72,7 @@ describe('the projector under a network that hangs', () => {
   }, 90_000)
 
   it('keeps rotating through its saved photos while every request hangs, and a reload opens the offline shell with a photo', async () => {
-    context = await desktopContext(browser, proxy.url)
+    context = await pages.context('desktop', { baseURL: proxy.url })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', error => errors.push(error.message))

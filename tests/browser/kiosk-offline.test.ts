@@ -1,12 +1,14 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { GalleryPage } from '#shared/schemas/gallery'
 import { loginThroughForm } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, type GuestUpload } from '../support/guests'
 import { photo, tempDir } from '../support/media'
-import { DESKTOP, desktopContext, launchBrowser, phoneContext, until } from './support/browser'
+import { DESKTOP, until } from './support/browser'
+import { useBrowser } from './support/fixture'
+import { launchPersistentChromium } from '../support/chromium'
 
 /**
  * The venue kiosk offline, in Chromium with the network really cut by the test: the
@@ -18,7 +20,7 @@ import { DESKTOP, desktopContext, launchBrowser, phoneContext, until } from './s
  */
 describe('the venue kiosk works offline', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let photos: GuestUpload[] = []
 
@@ -27,15 +29,11 @@ describe('the venue kiosk works offline', () => {
     expect(patch.status).toBe(200)
     for (let n = 1; n <= 3; n++) photos.push(await guestUpload(server.url, server.cookie, n, { author: `Convidado ${n}` }))
     photos = photos.reverse()
-    browser = await launchBrowser()
   }, 120_000)
 
   afterEach(async () => {
     await context?.close()
     context = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   /** What the page logged that must never happen: hydration mismatches, CSP refusals, uncaught errors. */
@@ -103,9 +101,7 @@ describe('the venue kiosk works offline', () => {
 
     // Chromium never offers to install from an incognito profile (what newContext makes): a
     // profile on disk, as a venue laptop has.
-    const installable = await chromium.launchPersistentContext(tempDir(), {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    const installable = await launchPersistentChromium(tempDir(), {
       baseURL: server.url,
       viewport: DESKTOP,
     })
@@ -127,7 +123,7 @@ describe('the venue kiosk works offline', () => {
   }, 60_000)
 
   it('the projector reloaded offline shows the photos it had within 15 s, with the notice, and new approvals once back', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     const problems = watchConsole(page)
     await page.goto('/galeria?slideshow=1&segundos=2')
@@ -165,7 +161,7 @@ describe('the venue kiosk works offline', () => {
   }, 150_000)
 
   it('a photo rejected or deleted is evicted from every cache at the next poll', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await page.goto('/galeria?slideshow=1&segundos=2')
     await controlled(page)
@@ -193,7 +189,7 @@ describe('the venue kiosk works offline', () => {
   }, 120_000)
 
   it('a guest opens /enviar offline: the page and its queue show, a file sent waits saved, and goes when the network returns', async () => {
-    context = await phoneContext(browser, server.url)
+    context = await pages.context('phone')
     const page = await context.newPage()
     const problems = watchConsole(page)
     const before = (await publicGallery()).items.length
@@ -223,7 +219,7 @@ describe('the venue kiosk works offline', () => {
   }, 120_000)
 
   it('/galeria reloaded offline shows what it showed, with a notice', async () => {
-    context = await phoneContext(browser, server.url)
+    context = await pages.context('phone')
     const page = await context.newPage()
     const problems = watchConsole(page)
     await page.goto('/galeria')
@@ -247,7 +243,7 @@ describe('the venue kiosk works offline', () => {
   }, 90_000)
 
   it('the admin stays online-only: its pages and answers never enter a cache, and it does not open offline', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     // The worker installs from a guest page first, as on a phone that scanned the QR code.
     await page.goto('/')

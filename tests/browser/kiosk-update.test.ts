@@ -1,12 +1,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, login } from '../support/http'
 import { guestUpload } from '../support/guests'
 import { ROOT, startServer, type TestServer } from '../support/server'
-import { desktopContext, launchBrowser, until } from './support/browser'
+import { until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * A new deployment while the venue screen runs: the same address, the same database,
@@ -17,7 +18,7 @@ import { desktopContext, launchBrowser, until } from './support/browser'
 describe('a new deployment reaches a running slideshow', () => {
   let before: TestServer | undefined
   let after: TestServer | undefined
-  let browser: Browser
+  const pages = useBrowser()
   let context: BrowserContext | undefined
   const build = mkdtempSync(join(tmpdir(), 'event-media-next-build-'))
   let next = ''
@@ -42,19 +43,17 @@ describe('a new deployment reaches a running slideshow', () => {
     const cookie = await login(before.url)
     expect((await api(before.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie })).status).toBe(200)
     for (let n = 1; n <= 3; n++) await guestUpload(before.url, cookie, n)
-    browser = await launchBrowser()
   }, 120_000)
 
   afterAll(async () => {
     await context?.close()
-    await browser?.close()
     await before?.stop()
     await after?.stop()
     rmSync(build, { recursive: true, force: true })
   })
 
   it('reloads into the new worker between two photos, and goes on', async () => {
-    context = await desktopContext(browser, before!.url)
+    context = await pages.context('desktop', { baseURL: before!.url })
     const page = await context.newPage()
     await page.goto('/galeria?slideshow=1&segundos=3')
     await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 30_000, polling: 200 })

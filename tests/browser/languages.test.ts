@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs'
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { BrowserContext } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { photo, tempDir } from '../support/media'
-import { launchBrowser, PHONE, until } from './support/browser'
+import { until } from './support/browser'
 import { expectAccessible } from './support/axe'
+import { useBrowser } from './support/fixture'
 
 /** What each language writes on /enviar's title and /galeria's heading. */
 const WORDS = {
@@ -17,13 +18,13 @@ type Language = keyof typeof WORDS
 
 describe('every guest in their own language (phone, real server)', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let dir: string
   let context: BrowserContext | undefined
 
   /** A phone whose browser asks for `language` (Chromium's Accept-Language and navigator.languages). */
   const phone = async (language: string) => {
-    context = await browser.newContext({ baseURL: server.url, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: language })
+    context = await pages.context('phone', { locale: language })
     return context.newPage()
   }
 
@@ -31,14 +32,12 @@ describe('every guest in their own language (phone, real server)', () => {
     dir = tempDir()
     const response = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', moderation: 'post' }, cookie: server.cookie })
     expect(response.status).toBe(200)
-    browser = await launchBrowser()
   })
   afterEach(async () => {
     await context?.close()
     context = undefined
   })
   afterAll(async () => {
-    await browser?.close()
     rmSync(dir, { recursive: true, force: true })
   })
 

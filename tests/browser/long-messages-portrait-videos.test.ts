@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, type GuestUpload } from '../support/guests'
 import { labelledJpeg, tempDir } from '../support/media'
 import { uploadFile } from '../support/uploads'
 import { expectAccessible } from './support/axe'
-import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { screenshot, until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /** A guest's long message: 600 characters, in words (as a toast would be written). */
 const LONG = Array.from({ length: 60 }, (_, n) => `palavra${String(n).padStart(2, '0')}`).join(' ').padEnd(600, '!').slice(0, 600)
@@ -22,7 +23,7 @@ const LONG = Array.from({ length: 60 }, (_, n) => `palavra${String(n).padStart(2
  */
 describe('long messages and portrait videos', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let long: GuestUpload
   let portrait: string
@@ -41,21 +42,17 @@ describe('long messages and portrait videos', () => {
     await guestUpload(server.url, server.cookie, 1, { author: 'Convidado 1', message: 'Curta' })
     long = await guestUpload(server.url, server.cookie, 2, { author: 'Dona Iolanda', message: LONG })
     await guestUpload(server.url, server.cookie, 3, { author: 'Convidado 3', message: 'Outra curta' })
-    browser = await launchBrowser()
   }, 120_000)
 
   afterEach(async () => {
     await context?.close()
     context = undefined
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
 
   const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null)
 
   it('phone viewer: "ver mais" opens a long message, reachable and scrollable by keyboard, and axe passes', async () => {
-    context = await phoneContext(browser, server.url)
+    context = await pages.context('phone')
     const page = await context.newPage()
     await page.goto('/galeria')
     await page.locator(`[data-testid=gallery-item][data-id="${long.id}"]`).click()
@@ -104,7 +101,7 @@ describe('long messages and portrait videos', () => {
   }, 90_000)
 
   it('projector: a long message is shown whole and held long enough to read; short ones keep the pace', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await page.goto('/galeria?slideshow=1&segundos=2&convite=0')
     const show = page.locator('[data-testid=slideshow]')
@@ -144,7 +141,7 @@ describe('long messages and portrait videos', () => {
   }, 150_000)
 
   it('projector: a portrait video gets the blurred fill from its poster, not black bars', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await page.goto('/galeria?slideshow=1&segundos=2&convite=0')
     const slide = page.locator('.slideshow-slide--ready:has(video)')

@@ -1,13 +1,13 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { checkPublicImage, stripIccProfile, type PublicImageVariant, type Size } from '../../shared/media/public-image'
-import { launchBrowser, phoneContext } from './support/browser'
 import { tempDir } from '../support/media'
 import { phonePortrait } from '../support/phone-photos'
 import { buildPublicImagesPage, servePublicImagesPage, type PublicImagesSite } from '../support/public-images-page'
+import { useBrowser } from './support/fixture'
 
 interface Made { type: string, size: number, base64: string }
 interface Answer { ms: number, images: null | { width: number, height: number, display: Made, thumb: Made, thumb2x: Made } }
@@ -17,12 +17,12 @@ const HEIC = resolve(import.meta.dirname, '../fixtures/small-64x48.heic')
 describe('phone-made public images (upload-client/public-images, real Chromium)', () => {
   let dir: string
   let site: PublicImagesSite
-  let browser: Browser
+  const pages = useBrowser()
   let context: BrowserContext | undefined
   let cspViolations: string[]
 
   async function openPage(before?: () => void): Promise<Page> {
-    context = await phoneContext(browser, site.url)
+    context = await pages.context('phone', { baseURL: site.url })
     if (before) await context.addInitScript(before)
     const page = await context.newPage()
     page.on('console', (message) => {
@@ -79,7 +79,6 @@ describe('phone-made public images (upload-client/public-images, real Chromium)'
       // A JPEG's header and then nothing a decoder can use (a cut file still decodes, greyed out).
       'broken.jpg': Buffer.concat([portrait.subarray(0, 2), Buffer.alloc(5000, 0x5A)]),
     })
-    browser = await launchBrowser()
   })
 
   afterEach(async () => {
@@ -88,7 +87,6 @@ describe('phone-made public images (upload-client/public-images, real Chromium)'
   })
 
   afterAll(async () => {
-    await browser?.close()
     await site?.stop()
     rmSync(dir, { recursive: true, force: true })
   })

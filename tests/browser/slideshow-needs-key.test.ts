@@ -1,9 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
-import { desktopContext, launchBrowser, screenshot } from './support/browser'
+import { screenshot } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * The venue screen opened at `/galeria?slideshow=1` without its key, while the gallery is guarded
@@ -13,7 +14,7 @@ import { desktopContext, launchBrowser, screenshot } from './support/browser'
  */
 describe('the venue screen without its key', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let photoId: string
 
@@ -27,19 +28,17 @@ describe('the venue screen without its key', () => {
     await setModeration(server.url, server.cookie, 'post')
     await patchEvent({ coupleNames: 'Ana & Bruno' })
     photoId = (await seedPhoto(server.url, { author: 'Primo Caio' })).id
-    browser = await launchBrowser()
   })
   afterEach(async () => {
     await context?.close()
     context = undefined
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
 
+  /** The screen on its own clock (its timers, running at real speed until a test moves them on). */
   async function openScreen(query = ''): Promise<Page> {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
+    await page.clock.install()
     await page.goto(`/galeria?slideshow=1${query}`)
     return page
   }
@@ -64,7 +63,9 @@ describe('the venue screen without its key', () => {
     expect(text).toContain('aba Evento, “Endereço do telão”')
     expect(text).toContain(`Painel dos noivos: ${new URL(server.url).host}/admin?aba=evento`)
     // Another poll (10 s) later it still says so, and never turned offline.
-    await page.waitForTimeout(11_000)
+    const polled = page.waitForResponse(response => new URL(response.url()).pathname === '/api/gallery')
+    await page.clock.runFor(11_000)
+    await polled
     expect(await notice.isVisible()).toBe(true)
     expect(await screenState(page)).toEqual({ offline: 'false', id: null, offlineNotice: null, waiting: null })
     await screenshot(page, 'slideshow-needs-key-pin')
@@ -102,6 +103,8 @@ describe('the venue screen without its key', () => {
     const page = await openScreen()
     await page.locator('[data-testid=slideshow-needs-key]').waitFor({ timeout: 20_000 })
     await patchEvent({ galleryMode: 'live' })
+    // The next poll, without waiting the ten seconds for it.
+    await page.clock.runFor(10_000)
     await page.waitForFunction(id => document.querySelector('[data-testid=slideshow]')?.getAttribute('data-id') === id, photoId, { timeout: 25_000 })
     expect(await page.locator('[data-testid=slideshow-needs-key]').count()).toBe(0)
   })

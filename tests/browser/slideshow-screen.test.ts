@@ -1,12 +1,13 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../support/http'
 import { decodeQr } from '../support/qr'
 import { useTestServer } from '../support/suite/test-server'
 import { guestUpload, type GuestUpload } from '../support/guests'
-import { DESKTOP, desktopContext, launchBrowser, screenshot, until } from './support/browser'
+import { DESKTOP, screenshot, skipSlideHold, until } from './support/browser'
 import { expectAccessible } from './support/axe'
+import { useBrowser } from './support/fixture'
 
 interface Box { x: number, y: number, width: number, height: number }
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
@@ -30,7 +31,7 @@ const LONG_MESSAGE = `${'Que a vida de vocês seja leve, cheia de risadas e de v
  */
 describe('the slideshow on a 1080p projector', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   /** Oldest first: a 16:9 photo with a long message, then a portrait one with short words. */
   let wide: GuestUpload
@@ -40,7 +41,6 @@ describe('the slideshow on a 1080p projector', () => {
   beforeAll(async () => {
     const patch = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', moderation: 'post' }, cookie: server.cookie })
     expect(patch.status).toBe(200)
-    browser = await launchBrowser()
     // guestUpload's shapes by n % 4: 2 → 1200×1200, 3 → 1920×1080, 5 → 1080×1350.
     square = await guestUpload(server.url, server.cookie, 2, { author: 'Primo Caio' })
     wide = await guestUpload(server.url, server.cookie, 3, { author: 'Dona Conceição Aparecida', message: LONG_MESSAGE })
@@ -50,17 +50,16 @@ describe('the slideshow on a 1080p projector', () => {
     await context?.close()
     context = undefined
   })
-  afterAll(async () => {
-    await browser?.close()
-  })
 
   const onScreen = (page: Page) => page.getAttribute('[data-testid=slideshow]', 'data-id')
   /** The slide on screen (the last one faded in). */
   const shownSlide = (page: Page) => page.locator('.slideshow-slide--ready').last()
 
+  /** The screen on its own clock: its timers run at real speed until a test moves them on. */
   async function openSlideshow(query: string): Promise<Page> {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
+    await page.clock.install()
     await page.goto(`/galeria?slideshow=1&${query}`)
     return page
   }
@@ -116,7 +115,11 @@ describe('the slideshow on a 1080p projector', () => {
 
   it('a long message is shown whole, smaller, in the lower half, and a photo of the screen\'s own shape gets no backdrop', async () => {
     const page = await openSlideshow('segundos=12&convite=0')
-    await until(async () => (await onScreen(page)) === wide.id, 40_000, 'the 16:9 photo with the long message')
+    await until(async () => {
+      const id = await onScreen(page)
+      if (id === portrait.id) await skipSlideHold(page, 2000)
+      return id === wide.id
+    }, 40_000, 'the 16:9 photo with the long message')
     await until(async () => (await page.locator('.slideshow__caption').count()) === 1, 5000, 'one caption')
     await page.waitForTimeout(1300)
     await screenshot(page, 'slideshow-1080p-long-message')
@@ -144,10 +147,11 @@ describe('the slideshow on a 1080p projector', () => {
   it('every N slides (convite=3) a full-screen "Envie suas fotos" card: code ≥ 60 % of the height, the names and the short address, then the photos again', async () => {
     const page = await openSlideshow('segundos=2&convite=3')
     const shown: string[] = []
-    // The 16:9 photo's long message (934 characters) holds it until read: about 64 s.
+    // The 16:9 photo's long message (934 characters) holds it until read: about 64 s, passed at once.
     await until(async () => {
       const id = await onScreen(page)
       if (id && id !== shown.at(-1)) shown.push(id)
+      if (id === wide.id) await skipSlideHold(page, 4000)
       return page.locator('[data-testid=slideshow-invite]').count()
     }, 90_000, 'the card')
     const cardAt = Date.now()
@@ -191,13 +195,14 @@ describe('the slideshow on a 1080p projector', () => {
     await until(async () => {
       const id = await onScreen(page)
       if (id && id !== last) after.push((last = id))
+      if (id === wide.id) await skipSlideHold(page, 4000)
       return (await card.count()) > 0
     }, 90_000, 'the card again')
     expect(after).toEqual([portrait.id, wide.id, square.id])
   }, 240_000)
 
   it('the guest gallery no longer links to the venue screen', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await page.goto('/galeria')
     await page.locator('[data-testid=gallery-item]').first().waitFor()

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core'
+import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
 import { PHONE, until } from './support/browser'
 import { uploadRows } from './support/db'
+import { launchPersistentChromium } from '../support/chromium'
 import { startProxy, type SeenRequest, type TestProxy } from './support/proxy'
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
@@ -52,9 +53,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
   })
 
   function phoneProfile(): Promise<BrowserContext> {
-    return chromium.launchPersistentContext(tempDir(), {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    return launchPersistentChromium(tempDir(), {
       baseURL: proxy.url,
       viewport: PHONE,
       deviceScaleFactor: 2,

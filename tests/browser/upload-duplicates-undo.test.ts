@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { photo, tempDir } from '../support/media'
-import { launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { screenshot, until } from './support/browser'
 import { uploadRows } from './support/db'
+import { useBrowser } from './support/fixture'
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
 
 /** A phone on /enviar, with every upload API call it makes (path, method, status) recorded. */
-async function guestPhone(browser: Browser, base: string) {
-  const context = await phoneContext(browser, base)
+async function guestPhone(context: BrowserContext) {
   const page = await context.newPage()
   const calls: { path: string, method: string, status: number }[] = []
   page.on('response', (response) => {
@@ -37,24 +37,22 @@ async function send(page: Page, files: string[], message: string) {
 
 describe('/enviar: bytes already sent, and "Remover" within the window (phone, real server)', () => {
   const server = useTestServer({ env: { UNDO_WINDOW_SECONDS: '600' } })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let dir: string
   const contexts: BrowserContext[] = []
 
   beforeAll(async () => {
     dir = tempDir()
-    browser = await launchBrowser()
   })
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close()
   })
   afterAll(async () => {
-    await browser?.close()
     rmSync(dir, { recursive: true, force: true })
   })
 
   async function phone() {
-    const opened = await guestPhone(browser, server.url)
+    const opened = await guestPhone(await pages.context('phone'))
     contexts.push(opened.context)
     return opened
   }
@@ -151,23 +149,21 @@ describe('/enviar: bytes already sent, and "Remover" within the window (phone, r
 describe('/enviar: "Remover" after the window (phone, real server)', () => {
   const WINDOW_SEC = 4
   const server = useTestServer({ env: { UNDO_WINDOW_SECONDS: String(WINDOW_SEC) } })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let dir: string
   let context: BrowserContext | undefined
 
   beforeAll(async () => {
     dir = tempDir()
-    browser = await launchBrowser()
   })
   afterAll(async () => {
     await context?.close()
-    await browser?.close()
     rmSync(dir, { recursive: true, force: true })
   })
 
   it('the button goes by itself when the window closes, and the photo stays', async () => {
     const file = await photo(dir, 'IMG_TARDE.jpg', 'Tarde', 200)
-    const opened = await guestPhone(browser, server.url)
+    const opened = await guestPhone(await pages.context('phone'))
     context = opened.context
     const { page } = opened
     await send(page, [file], 'Tarde demais')

@@ -1,11 +1,12 @@
 import { renameSync, rmSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { distinctCopy, noisyJpeg, tempDir } from '../support/media'
-import { launchBrowser, PHONE, until } from './support/browser'
+import { until } from './support/browser'
 import { startProxy, type SeenRequest, type TestProxy } from './support/proxy'
+import { useBrowser } from './support/fixture'
 
 /**
  * Guests pick first and type after: the name and message are typed the way fingers do, one key
@@ -33,7 +34,7 @@ const isWordsRequest = (request: SeenRequest) =>
 describe('/enviar: words typed while files go reach every file exactly (phone, slow busy server)', () => {
   const server = useTestServer({ admin: true, env: { UNDO_WINDOW_SECONDS: '600' } })
   let proxy: TestProxy
-  let browser: Browser
+  const pages = useBrowser({ server })
   let dir: string
   let source: string
   let context: BrowserContext | undefined
@@ -45,7 +46,6 @@ describe('/enviar: words typed while files go reach every file exactly (phone, s
     proxy = await startProxy(server.url)
     const event = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { coupleNames: 'Ana & Bruno', moderation: 'post' }, cookie: server.cookie })
     expect(event.status).toBe(200)
-    browser = await launchBrowser()
   })
   afterEach(async () => {
     proxy.setThrottle(0)
@@ -54,13 +54,12 @@ describe('/enviar: words typed while files go reach every file exactly (phone, s
     context = undefined
   })
   afterAll(async () => {
-    await browser?.close()
     await proxy?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
 
   async function phone(language: Language): Promise<Page> {
-    context = await browser.newContext({ baseURL: proxy.url, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: language })
+    context = await pages.context('phone', { baseURL: proxy.url, locale: language })
     const page = await context.newPage()
     await page.goto('/enviar')
     await page.locator('main[data-ready]').waitFor()

@@ -1,18 +1,19 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { jpegWithGps } from '../support/fixtures'
 import { api } from '../support/http'
 import { waitForDerived } from '../support/seed'
-import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'
+import { screenshot, until } from './support/browser'
 import { expectAccessible } from './support/axe'
 import { uploadRows } from './support/db'
 import { locationTags, makeLocationVideos, packetHashes } from '../support/location-videos'
 import { copyClip, distinctCopy, MiB, noisyJpeg, paddedClip, photo, tempDir } from '../support/media'
+import { useBrowser } from './support/fixture'
 import { startProxy, type TestProxy } from './support/proxy'
 
 // 60 MiB and a bit: six full 10 MiB parts and a small seventh.
@@ -24,7 +25,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 describe('guest upload page /enviar (phone, real server)', () => {
   const server = useTestServer({ admin: true })
   let proxy: TestProxy
-  let browser: Browser
+  const pages = useBrowser({ server })
   let dir: string
   let photo1: string
   let photo2: string
@@ -41,7 +42,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
   }
 
   async function openPage(): Promise<Page> {
-    context = await phoneContext(browser, proxy.url)
+    context = await pages.context('phone', { baseURL: proxy.url })
     const page = await context.newPage()
     await page.goto('/enviar')
     // Hydrated and the queue started: the picker answers.
@@ -58,7 +59,6 @@ describe('guest upload page /enviar (phone, real server)', () => {
     video = paddedClip(dir, 'VID_0003.mp4', VIDEO_SIZE)
     proxy = await startProxy(server.url)
     await setEvent({ coupleNames: 'Ana & Bruno', eventDate: '2026-12-12', moderation: 'post' })
-    browser = await launchBrowser()
   })
 
   afterEach(async () => {
@@ -69,7 +69,6 @@ describe('guest upload page /enviar (phone, real server)', () => {
   })
 
   afterAll(async () => {
-    await browser?.close()
     await proxy?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
@@ -565,7 +564,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
   it('desktop: home with its cover, and /enviar during and after an upload', async () => {
     // Bytes of its own: the same bytes sent by an earlier test would be answered "already sent".
     const [photo1, video] = [distinctCopy(sharedPhoto1()), distinctCopy(sharedVideo())]
-    context = await desktopContext(browser, proxy.url)
+    context = await pages.context('desktop', { baseURL: proxy.url })
     const page = await context.newPage()
     await page.goto('/')
     await page.locator('[data-testid=cover]').waitFor()
@@ -641,7 +640,7 @@ describe('guest upload page /enviar (phone, real server)', () => {
 
   it('a file picked before the page is ready to listen is sent once it is, never dropped', async () => {
     const picked = distinctCopy(sharedPhoto1())
-    context = await phoneContext(browser, proxy.url)
+    context = await pages.context('phone', { baseURL: proxy.url })
     const page = await context.newPage()
     // The page's scripts held back: the server-rendered picker shows, nothing answers it yet.
     let release!: () => void

@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { GalleryPage } from '#shared/schemas/gallery'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload } from '../support/guests'
-import { desktopContext, launchBrowser, until } from './support/browser'
+import { until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * A phone that saw the gallery must not keep showing it once the gallery shuts this browser out:
@@ -14,7 +15,7 @@ import { desktopContext, launchBrowser, until } from './support/browser'
  */
 describe('the service worker forgets a gallery that shuts this browser out', () => {
   const server = useTestServer({ admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let coverId = ''
 
@@ -28,15 +29,11 @@ describe('the service worker forgets a gallery that shuts this browser out', () 
     for (let n = 1; n <= 3; n++) await guestUpload(server.url, server.cookie, n, { author: `Convidado ${n}` })
     coverId = (await api<GalleryPage>(server.url, '/api/gallery?limit=24')).body.items.at(-1)!.id
     expect((await api(server.url, `/api/admin/uploads/${coverId}/cover`, { method: 'POST', cookie: server.cookie })).status).toBe(200)
-    browser = await launchBrowser()
   }, 120_000)
 
   afterEach(async () => {
     await context?.close()
     context = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   const mediaKept = (page: Page) => page.evaluate(async () => (await (await caches.open('gallery-media')).keys()).map(request => request.url))
@@ -81,7 +78,7 @@ describe('the service worker forgets a gallery that shuts this browser out', () 
 
   it('drops the kept gallery answers and images when the gallery closes (403), the cover\'s images stay', async () => {
     await patchEvent({ galleryMode: 'live', galleryPin: null })
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await seeGallery(page)
     const keptBefore = await mediaKept(page)
@@ -92,7 +89,7 @@ describe('the service worker forgets a gallery that shuts this browser out', () 
 
   it('drops them when a PIN this browser has not typed guards the gallery (401)', async () => {
     await patchEvent({ galleryMode: 'live', galleryPin: null })
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await seeGallery(page)
     const keptBefore = await mediaKept(page)
@@ -103,7 +100,7 @@ describe('the service worker forgets a gallery that shuts this browser out', () 
 
   it('keeps them while the gallery answers 200', async () => {
     await patchEvent({ galleryMode: 'live', galleryPin: null })
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     await seeGallery(page)
     const keptBefore = await mediaKept(page)

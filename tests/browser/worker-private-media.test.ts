@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { GalleryPage } from '#shared/schemas/gallery'
 import { loginThroughForm } from '../support/admin-browser'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload } from '../support/guests'
 import { putBytes } from '../support/uploads'
-import { desktopContext, launchBrowser, until } from './support/browser'
+import { until } from './support/browser'
+import { useBrowser } from './support/fixture'
 
 /**
  * The service worker and an admin's private originals, on the S3 driver (a real s3rver on another
@@ -18,7 +19,7 @@ import { desktopContext, launchBrowser, until } from './support/browser'
  */
 describe('the service worker never keeps an admin\'s private originals (S3)', () => {
   const server = useTestServer({ s3: true, admin: true })
-  let browser: Browser
+  const pages = useBrowser({ server })
   let context: BrowserContext | undefined
   let heicId = ''
 
@@ -36,15 +37,11 @@ describe('the service worker never keeps an admin\'s private originals (S3)', ()
     expect((await putBytes(init.body.upload.url, heic, init.body.upload.headers)).status).toBe(200)
     heicId = init.body.id
     expect((await api(server.url, `/api/uploads/${heicId}/confirm`, { method: 'POST', json: {} })).status).toBe(200)
-    browser = await launchBrowser()
   }, 120_000)
 
   afterEach(async () => {
     await context?.close()
     context = undefined
-  })
-  afterAll(async () => {
-    await browser?.close()
   })
 
   async function controlled(page: Page) {
@@ -54,7 +51,7 @@ describe('the service worker never keeps an admin\'s private originals (S3)', ()
   const mediaKept = (page: Page) => page.evaluate(async () => (await (await caches.open('gallery-media')).keys()).map(request => request.url))
 
   it('keeps the gallery\'s public images from the bucket, never the signed orig/ thumbnail an admin page shows; logout leaves only what the gallery lists', async () => {
-    context = await desktopContext(browser, server.url)
+    context = await pages.context('desktop')
     const page = await context.newPage()
     // The worker installs from a guest page, as on the venue laptop that also runs the screen.
     await page.goto('/galeria')

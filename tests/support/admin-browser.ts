@@ -1,57 +1,20 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { watchPage, type WatchedPage } from '../browser/support/watch'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT } from './server'
 
-/** Debian's Chromium, headless, with nothing that would reach outside this machine. */
-export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
-  })
-}
-
-/** Chromium's own fake microphone and camera (a beep), granted without a prompt: the recorder's tests. */
-export const FAKE_MEDIA_DEVICES = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']
+export { FAKE_MEDIA_DEVICES, launchChromium } from './chromium'
+export type { WatchedPage } from '../browser/support/watch'
 
 export const VIEWPORTS = {
   tablet: { width: 768, height: 1024 },
   laptop: { width: 1280, height: 800 },
 } as const
 
-export interface WatchedPage {
-  context: BrowserContext
-  page: Page
-  /** Uncaught errors, CSP violations and console errors the page produced so far. */
-  problems: string[]
-}
-
-// Error answers the tests provoke on purpose (a wrong password, a revoked session, a refused
-// action) show up in the console as failed loads: the server's contract, not the page's fault.
-const HTTP_ERROR_STATUS = /^Failed to load resource: the server responded with a status of \d{3}/
-
-/**
- * A fresh browser context (its own cookies) and page, watched for what must never happen: an
- * uncaught error, a Content-Security-Policy violation, an error logged to the console.
- */
+/** A fresh browser context (its own cookies) and page, watched (see watchPage): files on useBrowser use its `watched()`. */
 export async function openWatchedPage(browser: Browser, baseURL: string, viewport: { width: number, height: number } = VIEWPORTS.laptop): Promise<WatchedPage> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' })
-  const page = await context.newPage()
-  const problems: string[] = []
-  // Injected by the browser itself, so the page's CSP does not apply to it.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`)
-    })
-  })
-  page.on('pageerror', error => problems.push(`uncaught: ${error.message}`))
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return
-    const text = message.text()
-    if (HTTP_ERROR_STATUS.test(text)) return
-    problems.push(`console: ${text}`)
-  })
-  return { context, page, problems }
+  return watchPage(await browser.newContext({ baseURL, viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' }))
 }
 
 /** Logs in through the form, the way an admin does. */

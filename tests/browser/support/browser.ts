@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { launchChromium } from '../../support/chromium'
 
 export const PHONE = { width: 390, height: 844 }
 export const DESKTOP = { width: 1920, height: 1080 }
@@ -19,13 +20,8 @@ export async function animationsDone(page: Page): Promise<void> {
     .map(animation => animation.finished.catch(() => undefined))))
 }
 
-/** Debian's Chromium, headless, with nothing of its own talking to the network. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-}
+/** Debian's Chromium, headless (tests/support/chromium.ts); files on useBrowser get theirs from the fixture. */
+export const launchBrowser = (): Promise<Browser> => launchChromium()
 
 /** A phone: narrow, touch, high density (the way guests see the pages). */
 export function phoneContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
@@ -40,6 +36,16 @@ export function desktopContext(browser: Browser, baseURL: string): Promise<Brows
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage })
+}
+
+/**
+ * On a slideshow whose page clock is installed (`page.clock.install()` before it loads): lets `ms`
+ * of the slide's hold pass at once, but only while every slide is shown whole. A slide still
+ * loading keeps its real time, so its load deadline never passes for want of a moment.
+ */
+export async function skipSlideHold(page: Page, ms: number): Promise<void> {
+  const settled = await page.evaluate(() => document.querySelectorAll('.slideshow-slide:not(.slideshow-slide--ready)').length === 0)
+  if (settled) await page.clock.fastForward(ms)
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
