@@ -61,7 +61,9 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
   // With NITRO_SSL_CERT/KEY the server speaks https itself (see support/https.ts).
   const url = `${env.NITRO_SSL_CERT ? 'https' : 'http'}://127.0.0.1:${port}`
   const exited = new Promise<number | null>(resolve => proc.once('exit', code => resolve(code)))
-  const deadline = Date.now() + 30_000
+  // A busy machine (other work on both cores) has taken ~29 s to start a server: wait longer
+  // than that, inside the suites' 60 s hook limit.
+  const deadline = Date.now() + 50_000
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${log}`)
     try {
@@ -69,7 +71,11 @@ export async function startServer(extraEnv: Record<string, string | undefined> =
       if (response.status === 200) break
     }
     catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`)
+    if (Date.now() > deadline) {
+      // Nobody will stop a server that never answered: stop it here rather than leave it running.
+      proc.kill('SIGKILL')
+      throw new Error(`server did not start:\n${log}`)
+    }
     await new Promise(r => setTimeout(r, 100))
   }
   return {
