@@ -49,6 +49,8 @@ const { values: flags } = parseArgs({
     'venue-phones': { type: 'string', default: '300' },
     'venue-minutes': { type: 'string', default: '20' },
     'venue-speed': { type: 'string', default: '10' },
+    /** With `--venue`: this build twice, without hearts and with this many a second (bench/support/venue.ts). */
+    'venue-hearts': { type: 'string' },
   },
 })
 const GUESTS = Number(flags.guests)
@@ -632,7 +634,36 @@ Before ÷ after, bytes per evening minute: **${ratio.toFixed(1)}×** (target ≥
   : ''}`)
 }
 
+/** This build's venue polling without hearts and with a steady stream of them, side by side. */
+async function venueHearts() {
+  const heartsPerSecond = Number(flags['venue-hearts'])
+  const options: Omit<VenueOptions, 'entry'> = {
+    phones: Number(flags['venue-phones']), minutes: Number(flags['venue-minutes']), speed: Number(flags['venue-speed']),
+    seeded: 2000, uploadsPerMinute: 8, approvalsPerMinute: 3, rejectionsPerMinute: 1,
+  }
+  const runs: { label: string, result: VenueResult }[] = []
+  for (const hearts of [0, heartsPerSecond]) {
+    const label = hearts ? `${hearts} heart a second` : 'no hearts (today)'
+    console.log(`▶ venue, ${label}: ${options.phones} phones + projector, ${options.minutes} evening minutes at ${options.speed}× speed`)
+    const result = await runVenue({ ...options, entry: SERVER_ENTRY, heartsPerSecond: hearts })
+    console.log(`${label}: ${result.polls} polls (${result.ok} × 200, ${result.notModified} × 304, ${result.failed} failed), ${result.pollsPerSecond.toFixed(1)} polls/s, ${(result.bytesPerMinute / 1e6).toFixed(2)} MB per evening minute, ${result.hearts} hearts`)
+    runs.push({ label, result })
+  }
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`
+  const rows = runs.map(({ label, result }) => [label, result.hearts, result.polls, result.pollsPerSecond.toFixed(1), result.ok, result.notModified, result.failed, mb(result.bytes), mb(result.bytesPerMinute), Math.round(result.bytes / result.polls)])
+  writeSection('Venue polling with hearts', `
+Run: \`npx tsx bench/load.ts --venue --venue-hearts ${heartsPerSecond} --venue-minutes ${options.minutes} --venue-speed ${options.speed}\`
+The venue polling above (${options.phones} phones polling \`/api/gallery?limit=24\` every 10 s, a projector polling three pages of 100, uploads
+arriving and moderated), on this build, first without hearts (as today), then with guests hearting the photos on the phones' first page
+${heartsPerSecond} time(s) a second, each heart from a new device through \`POST /api/gallery/:id/heart\`. ${options.minutes} evening minutes at ${options.speed}× speed;
+hearts are paced in real time, since the gallery's answer takes them in at most once a real second (docs/api.md, "Hearts and comments").
+
+${table(['run', 'hearts', 'polls', 'polls/s', '200', '304', 'failed', 'bytes in total', 'bytes per evening minute', 'bytes per poll'], rows)}
+`)
+}
+
 async function main() {
+  if (flags.venue && flags['venue-hearts']) return venueHearts()
   if (flags.venue) return venue()
   const photos = await fixtures()
   console.log(`fixtures: ${photos.map(p => `${(p.length / MiB).toFixed(2)} MiB`).join(', ')}`)

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
 import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, NOTIFY_FORMATS, NOTIFY_KINDS, NOTIFY_ON, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
@@ -299,3 +299,43 @@ export const dataVersions = sqliteTable('data_versions', {
   name: text('name').primaryKey(),
   version: integer('version').notNull().default(0),
 })
+
+/**
+ * A guest device's heart on a public photo or video: one per device (the `em_guest` cookie's id),
+ * so a repeated heart is the same row. Removed with its upload (migration trigger), whoever deletes it.
+ */
+export const hearts = sqliteTable('hearts', {
+  uploadId: text('upload_id').notNull(),
+  guestId: text('guest_id').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  primaryKey({ columns: [table.uploadId, table.guestId] }),
+  // "Which did this device heart": one device's hearts without walking everyone's.
+  index('hearts_guest_idx').on(table.guestId),
+])
+
+/**
+ * A guest's written comment under a photo or video, moderated as the guestbook's messages are.
+ * Ids come from the uploads' generator. Removed with its upload (migration trigger).
+ */
+export const comments = sqliteTable('comments', {
+  id: text('id').primaryKey(),
+  uploadId: text('upload_id').notNull(),
+  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+  author: text('author').notNull().default(''),
+  text: text('text').notNull(),
+  /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
+  searchText: text('search_text').notNull().default(''),
+  /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
+  undoTokenHash: text('undo_token_hash'),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  // An upload's approved comments oldest first, its count and its latest (gallery, viewer).
+  index('comments_upload_status_created_idx').on(table.uploadId, table.status, table.createdAt, table.id),
+  // The admin's list by status, newest first, and without a status filter.
+  index('comments_status_created_idx').on(table.status, table.createdAt, table.id),
+  index('comments_created_idx').on(table.createdAt, table.id),
+])
+
+export type CommentRow = typeof comments.$inferSelect

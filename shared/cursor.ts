@@ -39,3 +39,23 @@ export function decodeUploadCursor(value: string): UploadCursor | null {
   // One spelling per position: re-encoding must give back the exact input.
   return encodeUploadCursor(cursor) === value ? cursor : null
 }
+
+/** The admin list sorted by hearts (`sort=hearts`): a position is the count too, most hearted first. */
+export interface HeartsCursor extends UploadCursor {
+  hearts: number
+}
+
+const HEARTS_PAYLOAD = /^h(\d{1,9})\.(\d{1,15})\.([\w-]{1,64})$/
+
+export function encodeHeartsCursor(position: HeartsCursor): string {
+  return toBase64Url(`h${position.hearts}.${position.createdAt.getTime()}.${position.id}`)
+}
+
+/** The position, or null when the value is not a hearts cursor this service made (strict, as above). */
+export function decodeHeartsCursor(value: string): HeartsCursor | null {
+  const payload = fromBase64Url(value)
+  const match = payload === null ? null : HEARTS_PAYLOAD.exec(payload)
+  if (!match) return null
+  const cursor = { hearts: Number(match[1]), createdAt: new Date(Number(match[2])), id: match[3]! }
+  return encodeHeartsCursor(cursor) === value ? cursor : null
+}

@@ -24,6 +24,8 @@ export interface VenueOptions {
   uploadsPerMinute: number
   approvalsPerMinute: number
   rejectionsPerMinute: number
+  /** Guests' hearts per real second on the photos the phones see (each from a new device), or none. */
+  heartsPerSecond?: number
 }
 
 export interface VenueResult {
@@ -34,6 +36,9 @@ export interface VenueResult {
   bytes: number
   bytesPerMinute: number
   changes: number
+  hearts: number
+  /** Polls answered per real second. */
+  pollsPerSecond: number
 }
 
 const POLL_S = 10
@@ -93,7 +98,7 @@ export async function runVenue(options: VenueOptions): Promise<VenueResult> {
     const moderation = await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'pre' }, cookie })
     if (moderation.status !== 200) throw new Error(`moderation: ${moderation.status}`)
 
-    const result: VenueResult = { polls: 0, ok: 0, notModified: 0, failed: 0, bytes: 0, bytesPerMinute: 0, changes: 0 }
+    const result: VenueResult = { polls: 0, ok: 0, notModified: 0, failed: 0, bytes: 0, bytesPerMinute: 0, changes: 0, hearts: 0, pollsPerSecond: 0 }
     const pollMs = (POLL_S * 1000) / options.speed
     const realMs = (options.minutes * 60_000) / options.speed
     const endAt = Date.now() + realMs
@@ -163,7 +168,20 @@ export async function runVenue(options: VenueOptions): Promise<VenueResult> {
       const answer = await api(server.url, `/api/admin/uploads/${id}/reject`, { method: 'POST', cookie })
       if (answer.status === 200) result.changes++
     })
+    // Hearts on the newest photos (those the phones' first page shows), each from a device of its
+    // own (no cookie: the server gives each call a new one), paced in real time: the gallery's
+    // answer takes them in at most once a real second, whatever the simulation's speed.
+    if (options.heartsPerSecond) {
+      const newest = seeds.slice(-24).map(statement => (statement as { args: string[] }).args[0]!)
+      every(1000 / options.heartsPerSecond, async () => {
+        const id = newest[Math.floor(Math.random() * newest.length)]!
+        const answer = await api(server.url, `/api/gallery/${id}/heart`, { method: 'POST' })
+        if (answer.status === 200) result.hearts++
+      })
+    }
+    const began = Date.now()
     await Promise.all(loops)
+    result.pollsPerSecond = result.polls / ((Date.now() - began) / 1000)
     result.bytesPerMinute = result.bytes / options.minutes
     return result
   }

@@ -113,6 +113,11 @@ export const adminEn = {
     closePreview: 'Close',
   },
 
+  reactions: {
+    counts: (hearts: number, comments: number) =>
+      `${hearts} ${plural(hearts, 'heart', 'hearts')} · ${comments} ${plural(comments, 'comment', 'comments')}`,
+  },
+
   publicImage: {
     missing: { waiting: 'No public image yet', undecodable: 'No public image' },
     why: {

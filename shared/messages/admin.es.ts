@@ -114,6 +114,11 @@ export const adminEs = {
     closePreview: 'Cerrar',
   },
 
+  reactions: {
+    counts: (hearts: number, comments: number) =>
+      `${hearts} ${plural(hearts, 'corazón', 'corazones')} · ${comments} ${plural(comments, 'comentario', 'comentarios')}`,
+  },
+
   publicImage: {
     missing: { waiting: 'Todavía sin imagen pública', undecodable: 'Sin imagen pública' },
     why: {

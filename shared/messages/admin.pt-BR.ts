@@ -116,6 +116,12 @@ export const adminPtBR = {
     closePreview: 'Fechar',
   },
 
+  /** Guests' hearts and comments on an upload (its card). */
+  reactions: {
+    counts: (hearts: number, comments: number) =>
+      `${hearts} ${plural(hearts, 'coração', 'corações')} · ${comments} ${plural(comments, 'comentário', 'comentários')}`,
+  },
+
   publicImage: {
     missing: { waiting: 'Sem imagem pública ainda', undecodable: 'Sem imagem pública' },
     why: {

@@ -227,6 +227,23 @@ export const ptBR = {
     /** The couple turned the screen's sound on; the browser waits for a tap before it plays any. */
     tapForSound: 'Toque na tela para ligar o som dos recados de voz',
   },
+  /** Hearts and comments on the gallery's photos and videos (the viewer, the tiles, the venue screen). */
+  reactions: {
+    heart: 'Curtir',
+    hearts: (count: number) => `${count} ${plural(count, 'coração', 'corações')}`,
+    heartFailed: 'Não deu para registrar o coração. Tente de novo.',
+    comments: 'Comentários',
+    noComments: 'Ninguém comentou ainda. Seja o primeiro!',
+    commentLabel: 'Escreva um comentário',
+    commentPlaceholder: 'Que foto linda!',
+    send: 'Enviar',
+    sending: 'Enviando…',
+    pending: 'Obrigado! Seu comentário aparece quando os noivos aprovarem.',
+    commentFailed: 'Não deu para enviar o comentário. Tente de novo.',
+    quoted: (text: string) => `“${text}”`,
+    signed: (author: string) => `— ${author}`,
+    latestComment: (author: string) => (author ? `Comentário de ${author}` : 'Comentário de um convidado'),
+  },
   errors: {
     notFound: 'Página não encontrada.',
     generic: 'Algo deu errado.',

@@ -4,12 +4,16 @@ import { MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
 import { authorNameSchema, guestText, idSchema, singleQuery } from '#shared/schemas/common'
 import type { PhoneImagesRefusal, PublicImageSource } from '#shared/media/public-image'
 
+export const ADMIN_UPLOAD_SORTS = ['newest', 'hearts'] as const
+
 export const adminUploadsQuerySchema = z.strictObject({
   status: singleQuery(z.enum(STATUS_FILTERS)).default('all'),
   kind: singleQuery(z.enum(PICTURE_KINDS)).optional(),
   q: singleQuery(z.string().trim().max(SEARCH_QUERY_MAX_LENGTH)).optional(),
   cursor: singleQuery(z.string().min(1).max(200)).optional(),
   limit: singleQuery(z.coerce.number().int().min(1).max(200)).default(50),
+  /** Newest first (the default), or most hearted first (docs/api.md, "Hearts and comments"). */
+  sort: singleQuery(z.enum(ADMIN_UPLOAD_SORTS)).optional(),
 })
 
 export const adminUploadPatchSchema = z.strictObject({
@@ -56,6 +60,9 @@ export interface AdminUpload {
   publicImage: AdminPublicImage | null
   originalUrl: string
   isCover: boolean
+  /** Guests' hearts and approved comments (docs/api.md, "Hearts and comments"). */
+  hearts: number
+  commentCount: number
   createdAt: string
   confirmedAt: string | null
   updatedAt: string

@@ -1,6 +1,7 @@
 import { z } from './zod'
 import { singleQuery } from '#shared/schemas/common'
 import type { MediaKind } from '#shared/enums'
+import type { LatestComment } from '#shared/schemas/reactions'
 
 /** A page of /galeria (and the answer's default); the service worker keeps the first one for offline. */
 export const GALLERY_PAGE_SIZE = 24
@@ -37,6 +38,12 @@ export interface GalleryItem {
   height: number | null
   durationSec: number | null
   createdAt: string
+  /** Devices that hearted it; counts refresh at most once a second (docs/api.md, "Hearts and comments"). */
+  hearts: number
+  /** Approved comments. */
+  commentCount: number
+  /** The newest approved comment, so the projector needs no call per slide. */
+  latestComment: LatestComment | null
   /** Only while the couple allows guests' downloads: the public file as an attachment (docs/api.md). */
   downloadUrl?: string
 }

@@ -4,7 +4,7 @@ import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 
-const GALLERY_FIELDS = ['author', 'createdAt', 'durationSec', 'height', 'id', 'kind', 'message', 'thumb2xUrl', 'thumbUrl', 'url', 'width']
+const GALLERY_FIELDS = ['author', 'commentCount', 'createdAt', 'durationSec', 'hearts', 'height', 'id', 'kind', 'latestComment', 'message', 'thumb2xUrl', 'thumbUrl', 'url', 'width']
 
 /** Every id the gallery lists, page by page, with `between(pageIndex, items)` run between pages. */
 async function pageThrough(base: string, limit: number, between?: (page: number, items: any[]) => Promise<void>) {
@@ -57,7 +57,7 @@ describe('gallery', () => {
 
     const item = items[0]
     expect(Object.keys(item).sort()).toEqual(GALLERY_FIELDS)
-    expect(item).toMatchObject({ kind: 'photo', author: expect.stringMatching(/^Guest \d$/), message: '', durationSec: null })
+    expect(item).toMatchObject({ kind: 'photo', author: expect.stringMatching(/^Guest \d$/), message: '', durationSec: null, hearts: 0, commentCount: 0, latestComment: null })
     expect(Date.parse(item.createdAt)).not.toBeNaN()
     expect(new Date(item.createdAt).toISOString()).toBe(item.createdAt)
   })

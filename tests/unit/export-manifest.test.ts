@@ -47,19 +47,19 @@ describe('manifest CSV', () => {
   })
 
   it('starts with a byte order mark and the column names, in English for an English event', () => {
-    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata\r\n')
-    expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg', 'en'))
-      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent"\r\n')
+    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata,hearts,comments\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg', 'en', { hearts: 12, commentCount: 3 }))
+      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent",12,3\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'en'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed,0,0\r\n')
   })
 
   it('speaks the event\'s language: Portuguese and Spanish headings and notes', () => {
-    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados\r\n')
-    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos\r\n')
+    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários\r\n')
+    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos,corazones,comentarios\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'pt-BR'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida,0,0\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'a.jpg', 'es'))
-      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió"\r\n')
+      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió",0,0\r\n')
   })
 })

@@ -8,18 +8,21 @@ import { archiveEntryName } from '../archive/entry-name'
 import { manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
 import { keysetCompare } from '../paging/keyset'
+import { NO_REACTIONS, reactionCounts, type ReactionCounts } from '../reactions/counts'
+import { commentsCsv } from '../reactions/export'
 
 const PAGE_SIZE = 200
 
-/** Public uploads, oldest first, read a page at a time (keyset, like the gallery). */
-async function* approvedUploads(): AsyncGenerator<UploadRow> {
+/** Public uploads with their hearts and comments, oldest first, read a page at a time (keyset, like the gallery). */
+async function* approvedUploads(): AsyncGenerator<{ row: UploadRow, reactions: ReactionCounts }> {
   let after: UploadRow | undefined
   for (;;) {
     const rows = await useDb().select().from(uploads)
       .where(and(PUBLIC_UPLOAD, after ? keysetCompare('>', after.createdAt.getTime(), after.id) : undefined))
       .orderBy(asc(uploads.createdAt), asc(uploads.id))
       .limit(PAGE_SIZE)
-    yield* rows
+    const counts = await reactionCounts(rows.map(row => row.id))
+    for (const row of rows) yield { row, reactions: counts.get(row.id) ?? NO_REACTIONS }
     if (rows.length < PAGE_SIZE) return
     after = rows[rows.length - 1]
   }
@@ -43,7 +46,7 @@ function archiveName(now = new Date()): string {
 /**
  * Streams a ZIP of every approved original plus manifest.csv. One original is open at a time and
  * flows from storage to the response with backpressure (no buffering of files in memory or on
- * disk); media is STOREd, since photos and videos are compressed already. guestbook.csv follows,
+ * disk); media is STOREd, since photos and videos are compressed already. comments.csv and guestbook.csv follow,
  * written as the archive takes it. Only the manifest's text is kept until the end, where it is
  * added last so that it lists exactly what the archive holds.
  */
@@ -72,19 +75,25 @@ export async function sendExportZip(event: H3Event): Promise<void> {
     // The couple reads the manifest in the event's language.
     const { language } = await getEventSettings()
     let manifest = manifestHeader(language)
-    for await (const row of approvedUploads()) {
+    for await (const { row, reactions } of approvedUploads()) {
       if (clientGone) return
       const source = await openOriginal(store, row)
       if (!source) {
-        manifest += manifestLine(row, '', language)
+        manifest += manifestLine(row, '', language, reactions)
         continue
       }
       const name = archiveEntryName(row)
-      manifest += manifestLine(row, name, language)
+      manifest += manifestLine(row, name, language, reactions)
       reading = source
       zip.addReadStream(source, name, { compress: false, size: row.size, mtime: row.createdAt })
       await Promise.race([finished(source), zipFailed])
     }
+    // Guests' approved comments under the photos above.
+    if (clientGone) return
+    const remarks = commentsCsv(language)
+    reading = remarks
+    zip.addReadStream(remarks, 'comments.csv', { mtime: new Date() })
+    await Promise.race([finished(remarks), zipFailed])
     // The guestbook's approved messages; the spoken ones' recordings are among the originals above.
     if (clientGone) return
     const messages = guestbookCsv(language)

@@ -25,6 +25,7 @@ const firstKeyAt = (createdAt: number) => sql`(8796093022208 - ${createdAt}) * 1
  * derived_at or the phone's declaration of its public images. Reading and converting the cells of a 50-row page is a good part of its cost.
  */
 const { searchText: _searchText, multipartUploadId: _multipartUploadId, partCount: _partCount, derivedAt: _derivedAt, phoneImages: _phoneImages, ...listColumns } = getTableColumns(uploads)
+export { listColumns }
 export type AdminListRow = Omit<UploadRow, 'searchText' | 'multipartUploadId' | 'partCount' | 'derivedAt' | 'phoneImages'>
 
 export interface AdminUploadsSearch {

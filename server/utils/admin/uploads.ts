@@ -12,12 +12,14 @@ import { clearCoverOf } from '../event-settings'
 import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../paging/keyset'
+import { NO_REACTIONS, reactionCounts, type ReactionCounts } from '../reactions/counts'
+import { findUploadsByHearts } from '../reactions/hearts-order'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
 
 /** The admin view of an upload: every list item and every single-upload answer. */
-export async function toAdminUpload(row: AdminListRow, coverUploadId: string | null): Promise<AdminUpload> {
+export async function toAdminUpload(row: AdminListRow, coverUploadId: string | null, reactions: ReactionCounts = NO_REACTIONS): Promise<AdminUpload> {
   const [media, original] = await Promise.all([adminMediaUrls(row), originalUrl(row)])
   return {
     id: row.id,
@@ -37,6 +39,8 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
     publicImage: adminPublicImageOf(row),
     originalUrl: original,
     isCover: row.id === coverUploadId,
+    hearts: reactions.hearts,
+    commentCount: reactions.commentCount,
     createdAt: row.createdAt.toISOString(),
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
@@ -44,8 +48,8 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
 }
 
 async function adminView(row: UploadRow): Promise<AdminUpload> {
-  const { coverUploadId } = await getEventSettings()
-  return toAdminUpload(row, coverUploadId)
+  const [{ coverUploadId }, counts] = await Promise.all([getEventSettings(), reactionCounts([row.id])])
+  return toAdminUpload(row, coverUploadId, counts.get(row.id))
 }
 
 /** Filters of the admin list other than the text (`q` is searched by `findAdminUploads`). */
@@ -58,6 +62,7 @@ function adminFilter(query: AdminUploadsQuery) {
 }
 
 export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminUploadPage> {
+  if (query.sort === 'hearts') return listAdminUploadsByHearts(query)
   const cursor = cursorFromQuery(query.cursor)
   const db = useDb()
   // The page and its total come from one batch, one snapshot: they agree.
@@ -73,11 +78,29 @@ export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminU
   ])
   const page = cutPage(found.rows, query.limit)
   const coverUploadId = settings?.coverUploadId ?? null
+  const counts = await reactionCounts(page.rows.map(row => row.id))
   return {
-    items: await Promise.all(page.rows.map(row => toAdminUpload(row, coverUploadId))),
+    items: await Promise.all(page.rows.map(row => toAdminUpload(row, coverUploadId, counts.get(row.id)))),
     nextCursor: page.nextCursor,
     total: found.total,
     totalIsLowerBound: found.totalIsLowerBound,
+  }
+}
+
+/** The admin list most hearted first (server/utils/reactions/hearts-order.ts). */
+async function listAdminUploadsByHearts(query: AdminUploadsQuery): Promise<AdminUploadPage> {
+  const db = useDb()
+  const [found, settings] = await Promise.all([
+    findUploadsByHearts(db, adminFilter(query), query.q, query.cursor, query.limit),
+    db.select({ coverUploadId: eventSettings.coverUploadId }).from(eventSettings).get(),
+  ])
+  const counts = await reactionCounts(found.rows.map(row => row.id))
+  const coverUploadId = settings?.coverUploadId ?? null
+  return {
+    items: await Promise.all(found.rows.map(row => toAdminUpload(row, coverUploadId, counts.get(row.id)))),
+    nextCursor: found.nextCursor,
+    total: found.total,
+    totalIsLowerBound: false,
   }
 }
 

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { and, count, eq, inArray, isNotNull } from 'drizzle-orm'
-import { guestbookMessages, notifyQueue, uploads } from '../../../db/schema'
+import { comments, guestbookMessages, notifyQueue, uploads } from '../../../db/schema'
 import type { EventSettingsRow, NotifyQueueRow } from '../../../db/schema'
 import { useConfig } from '../config'
 import { useDb } from '../db'
@@ -85,11 +85,12 @@ export function stopNotifyTimer(): void {
 /** Everything that waits for moderation now: what the receiver, the badge and the tab title count. */
 export async function pendingCount(): Promise<number> {
   const db = useDb()
-  const [pendingUploads, pendingMessages] = await Promise.all([
+  const [pendingUploads, pendingMessages, pendingComments] = await Promise.all([
     db.select({ n: count() }).from(uploads).where(and(eq(uploads.status, 'pending'), isNotNull(uploads.confirmedAt))).get(),
     db.select({ n: count() }).from(guestbookMessages).where(eq(guestbookMessages.status, 'pending')).get(),
+    db.select({ n: count() }).from(comments).where(eq(comments.status, 'pending')).get(),
   ])
-  return (pendingUploads?.n ?? 0) + (pendingMessages?.n ?? 0)
+  return (pendingUploads?.n ?? 0) + (pendingMessages?.n ?? 0) + (pendingComments?.n ?? 0)
 }
 
 /** The admin's address, where a tap on a notification leads. */

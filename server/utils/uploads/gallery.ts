@@ -2,8 +2,15 @@ import { and, sql } from 'drizzle-orm'
 import { DISPLAYABLE, uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
+import type { LatestComment } from '#shared/schemas/reactions'
 import type { Db } from '../db'
 import { cursorFromQuery, cutPage, keysetBefore, newestFirst } from '../paging/keyset'
+
+/**
+ * The listed upload's id, as seen from inside a subquery: spelled out with its table, since drizzle
+ * writes a lone table's columns unqualified, and a bare `id` inside `FROM comments` is the comment's.
+ */
+const LISTED_UPLOAD_ID = sql.raw('"uploads"."id"')
 
 /** What a gallery item is made of, and nothing more: every column read costs on every poll. */
 const galleryColumns = {
@@ -20,6 +27,12 @@ const galleryColumns = {
   thumbKey: uploads.thumbKey,
   thumb2xKey: uploads.thumb2xKey,
   posterKey: uploads.posterKey,
+  // Hearts and comments ride on the page every phone already polls, so no tile asks for its own.
+  // Each is an index seek per item (hearts' primary key, comments_upload_status_created_idx), made
+  // once per new answer (server/utils/reactions/counts-version.ts), not once per poller.
+  hearts: sql<number>`(SELECT count(*) FROM hearts WHERE hearts.upload_id = ${LISTED_UPLOAD_ID})`.mapWith(Number),
+  commentCount: sql<number>`(SELECT count(*) FROM comments WHERE comments.upload_id = ${LISTED_UPLOAD_ID} AND comments.status = 'approved')`.mapWith(Number),
+  latestComment: sql<string | null>`(SELECT json_array(author, text) FROM comments WHERE comments.upload_id = ${LISTED_UPLOAD_ID} AND comments.status = 'approved' ORDER BY created_at DESC, id DESC LIMIT 1)`,
 }
 
 /**
@@ -72,7 +85,16 @@ export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryI
     height: row.height,
     durationSec: row.durationSec,
     createdAt: row.createdAt.toISOString(),
+    hearts: row.hearts,
+    commentCount: row.commentCount,
+    latestComment: latestCommentOf(row.latestComment),
   }
+}
+
+function latestCommentOf(json: string | null): LatestComment | null {
+  if (json === null) return null
+  const [author, text] = JSON.parse(json) as [string, string]
+  return { author, text }
 }
 
 export async function listGallery(query: { cursor?: string, limit: number }, downloadsFrom?: string): Promise<GalleryPage> {
