@@ -5,7 +5,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/server'
 import { api } from '../support/http'
 import { expectAccessible } from './support/axe'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 describe('admin login and session (browser)', () => {
   const server = useTestServer()

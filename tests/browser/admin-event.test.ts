@@ -7,7 +7,7 @@ import { seedPhoto } from '../support/seed'
 import { expectAccessible } from './support/axe'
 import { screenshot } from './support/browser'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 describe('admin event configuration (browser)', () => {
   const server = useTestServer({ admin: true })

@@ -6,7 +6,7 @@ import { api } from '../support/http'
 import { adminRecord, seedPhoto, seedVideo, setModeration, waitForDerived } from '../support/seed'
 import { uploadFile } from '../support/uploads'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 /** Longer than one refresh of the dashboard (5 s), with room for a busy machine. */
 const REFRESH_WAIT = 15_000

@@ -9,7 +9,7 @@ import { api } from '../support/http'
 import { fromAddress, inParallel } from '../support/loopback'
 import { expectAccessible } from './support/axe'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 const clockFile = join(mkdtempSync(join(tmpdir(), 'pin-clock-')), 'now')
 /** 23:00 UTC: 20:00 in São Paulo, the page's time zone. */

@@ -6,7 +6,7 @@ import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, setModeration } from '../support/seed'
 import { animationsDone } from './support/browser'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 const ORIENTATIONS = [['portrait', { width: 768, height: 1024 }], ['landscape', { width: 1024, height: 768 }]] as const
 

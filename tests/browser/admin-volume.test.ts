@@ -7,7 +7,7 @@ import { adminRecord, inBatches, seedPhoto, setModeration } from '../support/see
 import { expectAccessible } from './support/axe'
 import { animationsDone } from './support/browser'
 import { useBrowser } from './support/fixture'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 const PORTRAIT = { width: 820, height: 1180 }
 const LANDSCAPE = { width: 1180, height: 820 }

@@ -6,7 +6,7 @@ import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 import { useBrowser } from './support/fixture'
 import { FAKE_MEDIA_DEVICES } from '../support/chromium'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 /** Longer than a slideshow round with one photo, a message card every slide, and a busy machine. */
 const SCREEN_WAIT = 45_000

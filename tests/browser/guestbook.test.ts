@@ -6,7 +6,7 @@ import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 import { useBrowser } from './support/fixture'
 import { FAKE_MEDIA_DEVICES } from '../support/chromium'
-import type { WatchedPage } from './support/watch'
+import type { WatchedPage } from '../support/watch-page'
 
 /** Longer than one refresh of the dashboard (5 s) and of the Recados view (15 s), with room for a busy machine. */
 const REFRESH_WAIT = 30_000

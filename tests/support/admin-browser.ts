@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { watchPage, type WatchedPage } from '../browser/support/watch'
+import { watchPage, type WatchedPage } from './watch-page'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ROOT } from './server'
 
 export { FAKE_MEDIA_DEVICES, launchChromium } from './chromium'
-export type { WatchedPage } from '../browser/support/watch'
+export type { WatchedPage } from './watch-page'
 
 export const VIEWPORTS = {
   tablet: { width: 768, height: 1024 },

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vite
 import { chromium } from 'playwright-core'
 import { DESKTOP, PHONE } from './browser'
 import { launchChromium } from '../../support/chromium'
-import { watchPage, type WatchedPage } from './watch'
+import { watchPage, type WatchedPage } from '../../support/watch-page'
 
 /** How a context looks: a phone (narrow, touch, density 2), a 1080p screen, or any viewport. */
 export type Device = 'phone' | 'desktop' | { width: number, height: number }
