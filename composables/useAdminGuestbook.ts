@@ -5,79 +5,52 @@ import { toApiError } from '~/utils/api-error'
 
 /** Messages shown per page of the Recados tab. */
 const PAGE_SIZE = 50
+/** The list refreshes this often while the tab is open (a 304 when nothing changed). */
+const REFRESH_MS = 5000
 
 /**
- * The Recados tab's list (GET /api/admin/guestbook) and its actions. The first page is polled
- * (a conditional GET: a 304 costs nothing); "load more" appends the next pages.
+ * The Recados tab's list (GET /api/admin/guestbook) on the live list, and its actions. The first
+ * page is polled (a conditional GET: a 304 costs nothing); "load more" appends the next pages; a
+ * filter change starts again from the first page.
  */
 export function useAdminGuestbook() {
   const api = useAdminApi()
   const conditionalGet = useConditionalAdminGet()
+  const toasts = useAdminToasts()
   const t = useAdminMessages()
 
   const status = ref<StatusFilter>('pending')
   const q = ref('')
-  const items = ref<AdminGuestbookItem[]>([])
-  const nextCursor = ref<string | null>(null)
   const total = ref(0)
-  const error = ref<string | null>(null)
-  const loading = ref(false)
 
   const query = (cursor?: string) => ({ status: status.value, q: q.value.trim() || undefined, limit: PAGE_SIZE, cursor })
 
-  async function refresh() {
-    loading.value = items.value.length === 0
-    try {
-      const page = await conditionalGet<AdminGuestbookPage>('/api/admin/guestbook', query())
-      // Pages already loaded below the first stay; the first is replaced by the fresh one.
-      const fresh = new Set(page.items.map(item => item.id))
-      const older = items.value.slice(PAGE_SIZE).filter(item => !fresh.has(item.id))
-      items.value = [...page.items, ...older]
-      if (older.length === 0) nextCursor.value = page.nextCursor
+  const list = useCursorList<AdminGuestbookItem, AdminGuestbookPage>({
+    fetchPage: cursor => conditionalGet<AdminGuestbookPage>('/api/admin/guestbook', query(cursor)),
+    pollMs: REFRESH_MS,
+    onPage(page) {
       total.value = page.total
-      error.value = null
-    }
-    catch (failure) {
-      error.value = t.errors.describe(toApiError(failure))
-    }
-    finally {
-      loading.value = false
-    }
-  }
-
-  async function loadMore() {
-    if (!nextCursor.value) return
-    const page = await api<AdminGuestbookPage>('/api/admin/guestbook', { query: query(nextCursor.value) })
-    const known = new Set(items.value.map(item => item.id))
-    items.value = [...items.value, ...page.items.filter(item => !known.has(item.id))]
-    nextCursor.value = page.nextCursor
-  }
-
-  /** A filter changed: the list starts again from its first page. */
-  function restart() {
-    items.value = []
-    nextCursor.value = null
-    void refresh()
-  }
-
-  function replace(updated: AdminGuestbookItem) {
-    items.value = items.value.map(item => (item.id === updated.id ? updated : item))
-  }
+    },
+    onLoadMoreError: error => toasts.error(t.errors.describe(toApiError(error))),
+  })
+  const error = computed(() => (list.error.value === null ? null : t.errors.describe(toApiError(list.error.value))))
 
   async function patch(id: string, body: { status?: AdminGuestbookItem['status'], author?: string, text?: string }) {
-    replace(await api<AdminGuestbookItem>(`/api/admin/guestbook/${id}`, { method: 'PATCH', body }))
+    const updated = await api<AdminGuestbookItem>(`/api/admin/guestbook/${id}`, { method: 'PATCH', body })
+    list.change(list.items.value.map(item => (item.id === updated.id ? updated : item)))
   }
 
   async function remove(id: string) {
     await api(`/api/admin/guestbook/${id}`, { method: 'DELETE' })
-    items.value = items.value.filter(item => item.id !== id)
+    list.change(list.items.value.filter(item => item.id !== id))
   }
 
   async function bulk(ids: string[], action: 'approve' | 'reject' | 'delete'): Promise<BulkResult> {
     const result = await api<BulkResult>('/api/admin/guestbook/bulk', { method: 'POST', body: { ids, action } })
-    await refresh()
+    await list.refresh()
     return result
   }
 
-  return { status, q, items, nextCursor, total, error, loading, refresh, loadMore, restart, patch, remove, bulk }
+  const { items, nextCursor, loading, reload, refresh, loadMore } = list
+  return { status, q, items, nextCursor, total, error, loading, reload, refresh, loadMore, patch, remove, bulk }
 }
