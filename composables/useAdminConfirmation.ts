@@ -1,6 +1,6 @@
 /**
- * The one question the moderation list may be waiting on, as a small state machine: nothing
- * asked, "delete these?" (one upload or the selection) or "approve these N on screen?". Asking
+ * The one question a moderation list (uploads, messages) may be waiting on, as a small state
+ * machine: nothing asked, "delete these?" (one item or the selection) or "approve these N on screen?". Asking
  * replaces any open question (one dialog, one question); answering takes it out at once, so a
  * second tap on the dialog's button cannot carry it out twice.
  */
@@ -16,17 +16,27 @@ export interface AdminQuestionDialog {
   tone: 'danger' | 'approve'
 }
 
-export function useAdminConfirmation() {
+/** How a kind of item names its deletion: uploads by default; the guestbook's messages say theirs. */
+export interface AdminDeleteWords {
+  title: (count: number, bulk: boolean) => string
+  body: string
+}
+
+export function useAdminConfirmation(deleteWords?: AdminDeleteWords) {
   const t = useAdminMessages()
   const question = shallowRef<AdminQuestion | null>(null)
+  const words: AdminDeleteWords = deleteWords ?? {
+    title: (count, bulk) => (bulk ? t.confirm.deleteManyTitle(count) : t.confirm.deleteOneTitle),
+    body: t.confirm.deleteBody,
+  }
 
   const dialog = computed<AdminQuestionDialog | null>(() => {
     const asked = question.value
     if (!asked) return null
     if (asked.kind === 'delete') {
       return {
-        title: asked.bulk ? t.confirm.deleteManyTitle(asked.ids.length) : t.confirm.deleteOneTitle,
-        body: t.confirm.deleteBody,
+        title: words.title(asked.ids.length, asked.bulk),
+        body: words.body,
         confirmLabel: t.confirm.confirmDelete,
         tone: 'danger',
       }

@@ -1,5 +1,5 @@
 import type { StatusFilter } from '#shared/enums'
-import type { BulkResult } from '#shared/schemas/admin'
+import type { BulkAction, BulkResult } from '#shared/schemas/admin'
 import type { AdminGuestbookItem, AdminGuestbookPage } from '#shared/schemas/guestbook'
 import { toApiError } from '~/utils/api-error'
 
@@ -35,22 +35,49 @@ export function useAdminGuestbook() {
   })
   const error = computed(() => (list.error.value === null ? null : t.errors.describe(toApiError(list.error.value))))
 
-  async function patch(id: string, body: { status?: AdminGuestbookItem['status'], author?: string, text?: string }) {
-    const updated = await api<AdminGuestbookItem>(`/api/admin/guestbook/${id}`, { method: 'PATCH', body })
-    list.change(list.items.value.map(item => (item.id === updated.id ? updated : item)))
+  type Action = keyof typeof t.errors.actions
+  /** Calls the server for one action; a refusal is said in a toast (a 401 is already on its way to the login page). */
+  async function attempt<T>(action: Action, call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call()
+    }
+    catch (error) {
+      const failure = toApiError(error)
+      if (!failure.unauthenticated) toasts.error(t.errors.actionFailed(t.errors.actions[action], t.errors.describe(failure)))
+      return undefined
+    }
   }
+
+  /** Puts the server's answer in place, then asks the list again (the item may have left the filter). */
+  async function patch(id: string, action: Action, body: { status?: AdminGuestbookItem['status'], author?: string, text?: string }) {
+    const updated = await attempt(action, () => api<AdminGuestbookItem>(`/api/admin/guestbook/${id}`, { method: 'PATCH', body }))
+    if (!updated) return false
+    list.change(list.items.value.map(item => (item.id === updated.id ? updated : item)))
+    toasts.info(action === 'approve' ? t.feedback.approved : action === 'reject' ? t.feedback.rejected : t.feedback.edited)
+    await list.refresh()
+    return true
+  }
+
+  const setStatus = (id: string, status: AdminGuestbookItem['status']) => patch(id, status === 'approved' ? 'approve' : 'reject', { status })
+  const edit = (id: string, words: { author: string, text: string }) => patch(id, 'edit', words)
 
   async function remove(id: string) {
-    await api(`/api/admin/guestbook/${id}`, { method: 'DELETE' })
+    const answer = await attempt('delete', () => api<{ id: string, deleted: true }>(`/api/admin/guestbook/${id}`, { method: 'DELETE' }))
+    if (!answer) return false
     list.change(list.items.value.filter(item => item.id !== id))
-  }
-
-  async function bulk(ids: string[], action: 'approve' | 'reject' | 'delete'): Promise<BulkResult> {
-    const result = await api<BulkResult>('/api/admin/guestbook/bulk', { method: 'POST', body: { ids, action } })
+    toasts.info(t.feedback.deleted)
     await list.refresh()
-    return result
+    return true
   }
 
-  const { items, nextCursor, loading, reload, refresh, loadMore } = list
-  return { status, q, items, nextCursor, total, error, loading, reload, refresh, loadMore, patch, remove, bulk }
+  async function bulk(ids: string[], action: BulkAction['action']) {
+    const result = await attempt('bulk', () => api<BulkResult>('/api/admin/guestbook/bulk', { method: 'POST', body: { ids, action } }))
+    if (!result) return false
+    toasts.info(t.guestbook.bulkDone(result.processed.length))
+    await list.refresh()
+    return true
+  }
+
+  const { items, nextCursor, loading, reload, loadMore } = list
+  return { status, q, items, nextCursor, total, error, loading, reload, loadMore, setStatus, edit, remove, bulk }
 }

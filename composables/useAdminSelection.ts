@@ -1,8 +1,10 @@
-/** The uploads ticked for a bulk action. */
+/** The items (uploads, messages) ticked for a bulk action. */
 export function useAdminSelection() {
   const selected = ref(new Set<string>())
-  /** The last upload ticked or unticked by hand: one end of a range. */
+  /** The last item ticked or unticked by hand: one end of a range. */
   const anchor = ref<string | null>(null)
+  /** "Select range" is on: the next tick takes everything from the last ticked item to it. */
+  const ranging = ref(false)
 
   const count = computed(() => selected.value.size)
   const ids = computed(() => [...selected.value])
@@ -34,6 +36,20 @@ export function useAdminSelection() {
     anchor.value = id
   }
 
+  /**
+   * A tick on an item shown in `order`: a range (shift+click, or "select range" on, which it then
+   * turns off) from the last ticked item, or that one item (`on`: its checkbox's new state).
+   */
+  function pick(id: string, order: string[], how: { on?: boolean, range: boolean }) {
+    if (how.range || ranging.value) {
+      selectRange(id, order)
+      ranging.value = false
+    }
+    else {
+      toggle(id, how.on)
+    }
+  }
+
   function selectAll(all: string[]) {
     selected.value = new Set(all)
   }
@@ -41,6 +57,7 @@ export function useAdminSelection() {
   function clear() {
     selected.value = new Set()
     anchor.value = null
+    ranging.value = false
   }
 
   /** Drops ids that are no longer on screen (moderated elsewhere, filtered out, deleted). */
@@ -51,5 +68,5 @@ export function useAdminSelection() {
     selected.value = new Set([...selected.value].filter(id => present.has(id)))
   }
 
-  return { selected, anchor, count, ids, isSelected, toggle, selectRange, selectAll, clear, keepOnly }
+  return { selected, anchor, ranging, count, ids, isSelected, toggle, selectRange, pick, selectAll, clear, keepOnly }
 }

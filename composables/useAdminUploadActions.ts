@@ -1,7 +1,15 @@
 import type { AdminUpload } from '#shared/schemas/admin'
 
+/** What both views of an upload (the card and the dense grid's tile) are given. */
+export interface AdminUploadViewProps {
+  upload: AdminUpload
+  selected: boolean
+  /** A call for it is on its way: its buttons wait. */
+  busy: boolean
+}
+
 /**
- * What both views of an upload (the card and the dense grid's tile) emit: its actions, which the
+ * What both views of an upload emit: its actions, which the
  * moderation list carries out the same way whichever view the admin chose.
  */
 export interface AdminUploadActionEvents {
