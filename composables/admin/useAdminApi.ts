@@ -1,5 +1,5 @@
-import { ADMIN_LOGIN } from '~/utils/admin-redirect'
-import { toApiError } from '~/utils/api-error'
+import { ADMIN_LOGIN } from '~/app-utils/admin-redirect'
+import { toApiError } from '~/app-utils/api-error'
 import { useAdminSessionState } from './useAdminSession'
 
 export type AdminFetchOptions = {

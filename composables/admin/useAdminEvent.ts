@@ -1,6 +1,6 @@
 import type { PinGuessUse } from '#shared/gallery-pin'
 import type { AdminEventConfig, EventPatch, PublicEventInfo } from '#shared/schemas/event'
-import { toApiError, type ApiError } from '~/utils/api-error'
+import { toApiError, type ApiError } from '~/app-utils/api-error'
 
 /** The event configuration (admin view), the cover as guests see it, and the PIN's wrong guesses. */
 export function useAdminEvent() {

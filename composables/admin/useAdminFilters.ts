@@ -1,5 +1,5 @@
 import { KIND_FILTERS, STATUS_FILTERS } from '#shared/enums'
-import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/utils/admin-filters'
+import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/app-utils/admin-filters'
 
 const STATUSES: readonly AdminStatusFilter[] = STATUS_FILTERS
 const KINDS: readonly AdminKindFilter[] = KIND_FILTERS

@@ -1,7 +1,7 @@
 import type { StatusFilter } from '#shared/enums'
 import type { BulkAction, BulkResult } from '#shared/schemas/admin'
 import type { AdminGuestbookItem, AdminGuestbookPage } from '#shared/schemas/guestbook'
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 /** Messages shown per page of the Recados tab. */
 const PAGE_SIZE = 50

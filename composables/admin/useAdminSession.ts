@@ -1,4 +1,4 @@
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 /** The signed-in admin's email, once known in this tab (null: unknown or signed out). */
 export function useAdminSessionState() {

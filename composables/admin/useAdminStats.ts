@@ -1,5 +1,5 @@
 import type { AdminStats } from '#shared/schemas/admin'
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 /** The dashboard's numbers (GET /api/admin/stats). */
 export function useAdminStats() {

@@ -1,8 +1,8 @@
 import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '#shared/schemas/admin'
 import type { AdminEventConfig } from '#shared/schemas/event'
 import { insertInOrder } from '#shared/cursor-merge'
-import { matchesFilters, type AdminUploadFilters } from '~/utils/admin-filters'
-import { toApiError } from '~/utils/api-error'
+import { matchesFilters, type AdminUploadFilters } from '~/app-utils/admin-filters'
+import { toApiError } from '~/app-utils/api-error'
 
 export const ADMIN_PAGE_SIZE = 24
 /** A new guest upload shows up within this long, without a reload. */
