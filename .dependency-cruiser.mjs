@@ -40,7 +40,7 @@ export default {
       severity: 'error',
       comment: 'shared/ is read by the server, the pages and the worker: it imports only shared/ and packages.',
       from: { path: '^shared/' },
-      to: { path: '^(server|composables|components|pages|plugins|upload-client|service-worker|utils)/' },
+      to: { path: '^(server|composables|components|pages|plugins|upload-client|service-worker|app-utils)/' },
     },
     {
       name: 'shared-through-its-alias',

@@ -14,6 +14,14 @@ const loraFiles = join(dirname(createRequire(import.meta.url).resolve('@fontsour
 
 export default defineNuxtConfig({
   modules: ['@nuxt/eslint', '@vite-pwa/nuxt'],
+  // The admin's components sit in rooms by what they serve (moderation/, guestbook/, event/,
+  // stats/, shell/, common/) and keep the names their files carry (<AdminUploadCard>): a name is
+  // found by its file, and a move between rooms renames nothing. Listed first, so the general
+  // entry below leaves the admin's folder to it.
+  components: [
+    { path: '~/components/admin', pathPrefix: false },
+    '~/components',
+  ],
   // Feature folders (`composables/upload/`, …) export their public composables through an
   // index.ts; Nuxt scans only top-level files unless told. upload-client/ is never auto-imported:
   // the page and the service worker import its plain modules by name.

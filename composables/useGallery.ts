@@ -1,6 +1,6 @@
 import { ErrorCode } from '#shared/errors'
 import { GALLERY_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared/schemas/gallery'
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 /** How often page 1 is asked again, so new approvals appear without a reload. */
 export const GALLERY_POLL_MS = 10_000

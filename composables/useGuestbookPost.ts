@@ -1,6 +1,6 @@
 import type { GuestbookPostResponse } from '#shared/schemas/guestbook'
 import { UNDO_TOKEN_HEADER } from '#shared/undo'
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 /** Sending a written message (POST /api/guestbook) and taking it back within its window. */
 export function useGuestbookPost() {

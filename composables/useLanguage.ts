@@ -1,7 +1,7 @@
 import { parse, serialize } from 'cookie-es'
 import type { Language } from '#shared/enums'
 import { LANGUAGE_COOKIE } from '#shared/i18n/locale'
-import { loadLocaleMessages } from '~/utils/locale-messages'
+import { loadLocaleMessages } from '~/app-utils/locale-messages'
 
 const A_YEAR = 365 * 24 * 60 * 60
 

@@ -1,5 +1,5 @@
 import type { Messages } from '#shared/messages/pt-BR'
-import { followMessages, localeMessages } from '~/utils/locale-messages'
+import { followMessages, localeMessages } from '~/app-utils/locale-messages'
 
 /**
  * The interface texts and their number and date formats, in the language the page speaks

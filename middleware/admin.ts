@@ -1,4 +1,4 @@
-import { ADMIN_LOGIN } from '~/utils/admin-redirect'
+import { ADMIN_LOGIN } from '~/app-utils/admin-redirect'
 
 /**
  * Guard of the admin dashboard: without a valid session the browser goes to the login page, which

@@ -6,13 +6,19 @@
  * import neither of them.
  */
 
-/** What a live list holds: items with an id and a time, with the addresses of their media. */
+/**
+ * What a live list holds: items with an id and a time. Items with media may carry its addresses
+ * (a message or "my uploads" may carry none, or only a thumbnail): those are kept as shown.
+ */
 export interface Listed {
   id: string
   createdAt: string
-  url: string
-  thumbUrl: string | null
+  url?: string | null
+  thumbUrl?: string | null
 }
+
+/** The media addresses a shown copy keeps when they name the same object as the fresh one. */
+const MEDIA_ADDRESSES = ['url', 'thumbUrl'] as const
 
 export interface CursorPage<T> {
   items: T[]
@@ -39,7 +45,7 @@ export function insertInOrder<T extends Pick<Listed, 'createdAt' | 'id'>>(list: 
   return at === -1 ? [...rest, item] : [...rest.slice(0, at), item, ...rest.slice(at)]
 }
 
-const withoutQuery = (url: string | null) => url?.split('?')[0] ?? null
+const withoutQuery = (url: string | null | undefined) => url?.split('?')[0] ?? null
 
 function sameFields<T extends object>(a: T, b: T): boolean {
   const keys = Object.keys(b) as (keyof T)[]
@@ -53,10 +59,9 @@ function sameFields<T extends object>(a: T, b: T): boolean {
  * page has nothing to redraw.
  */
 export function keepShownUrls<T extends Listed>(shown: T, fresh: T): T {
-  const copy: T = {
-    ...fresh,
-    url: withoutQuery(shown.url) === withoutQuery(fresh.url) ? shown.url : fresh.url,
-    thumbUrl: withoutQuery(shown.thumbUrl) === withoutQuery(fresh.thumbUrl) ? shown.thumbUrl : fresh.thumbUrl,
+  const copy: T = { ...fresh }
+  for (const key of MEDIA_ADDRESSES) {
+    if (key in fresh && withoutQuery(shown[key]) === withoutQuery(fresh[key])) copy[key] = shown[key]
   }
   return sameFields(shown, copy) ? shown : copy
 }

@@ -1,5 +1,5 @@
 import { ErrorCode } from '#shared/errors'
-import { ApiError } from '~/utils/api-error'
+import { ApiError } from '~/app-utils/api-error'
 import type { Messages } from '#shared/messages/pt-BR'
 import type { QueueItem } from './item'
 

@@ -1,5 +1,5 @@
 import { ErrorCode } from '#shared/errors'
-import { ApiError } from '~/utils/api-error'
+import { ApiError } from '~/app-utils/api-error'
 import { backoffDelay, isOffline, sleep, waitForOnline } from './backoff'
 import type { QueueItem } from './item'
 import type { SentWords } from './store'

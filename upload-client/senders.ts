@@ -1,6 +1,6 @@
 import { ErrorCode } from '#shared/errors'
 import type { Messages } from '#shared/messages/pt-BR'
-import { ApiError } from '~/utils/api-error'
+import { ApiError } from '~/app-utils/api-error'
 import { describeFailure } from './failures'
 import { forgetUpload, type QueueItem } from './item'
 import * as store from './store'

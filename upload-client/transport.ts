@@ -1,4 +1,4 @@
-import { ApiError, apiErrorOf } from '~/utils/api-error'
+import { ApiError, apiErrorOf } from '~/app-utils/api-error'
 import type { GuestUploadPatchResponse } from '#shared/schemas/upload'
 import { UNDO_TOKEN_HEADER } from '#shared/undo'
 import { abortError } from './abort'

@@ -13,6 +13,12 @@ export interface CursorListOptions<T extends Listed, P extends CursorPage<T>> {
   holdRefresh?: () => boolean
   /** A further page could not be loaded; the list stays as it was. */
   onLoadMoreError?: (error: unknown) => void
+  /**
+   * Whether a failed refresh closes the list (the gallery's gate: closed meanwhile, a PIN now
+   * asked): what was shown goes and `error` holds the answer until a page comes again. Any other
+   * failed refresh leaves the list as it was.
+   */
+  closesOn?: (error: unknown) => boolean
 }
 
 /**
@@ -85,7 +91,18 @@ export function useCursorList<T extends Listed, P extends CursorPage<T> = Cursor
     if (loading.value) return
     const current = generation
     const changes = localChanges
-    const page = await options.fetchPage()
+    let page: P
+    try {
+      page = await options.fetchPage()
+    }
+    catch (failure) {
+      if (current === generation && options.closesOn?.(failure)) {
+        items.value = []
+        nextCursor.value = null
+        error.value = failure
+      }
+      throw failure
+    }
     if (current !== generation || changes !== localChanges || options.holdRefresh?.()) return
     if (error.value !== null) {
       // Nothing was shown yet: this is the first page.
@@ -108,7 +125,38 @@ export function useCursorList<T extends Listed, P extends CursorPage<T> = Cursor
     items.value = next
   }
 
-  const { refreshNow } = usePolling(refresh, options.pollMs)
+  let refreshing: Promise<void> | null = null
+  let askAgain = false
+  /** One refresh at a time; one asked for meanwhile runs once more after it. */
+  function refreshLatest(): Promise<void> {
+    if (refreshing) return refreshing
+    refreshing = (async () => {
+      do {
+        askAgain = false
+        try {
+          await refresh()
+        }
+        catch (failure) {
+          if (!askAgain) throw failure
+        }
+      } while (askAgain)
+    })().finally(() => {
+      refreshing = null
+    })
+    return refreshing
+  }
+
+  const polling = usePolling(refreshLatest, options.pollMs)
+  /**
+   * Asks now (and the polling starts its interval again from there). A call while a refresh is on
+   * its way asks once more after it, so a change the page just made (a file sent, one removed) is
+   * never answered by a request that predates it.
+   */
+  function refreshNow(): Promise<void> {
+    if (!refreshing) return polling.refreshNow()
+    askAgain = true
+    return refreshing
+  }
 
   return { items, nextCursor, loading, loadingMore, error, arrived, show, reload, loadMore, refresh, refreshNow, change }
 }

@@ -4,7 +4,7 @@ import { eventPatchSchema, type AdminEventConfig, type EventPatch } from '#share
 
 /*
  * The admin's configuration form, on top of the shared eventPatchSchema. It sits in shared/ rather
- * than utils/ because it needs the schema at run time: Nuxt's server build keeps shared/ modules
+ * than app-utils/ because it needs the schema at run time: Nuxt's server build keeps shared/ modules
  * as their own externals and cannot follow a relative import into shared/ from app code.
  */
 

@@ -6,6 +6,6 @@ import { beforeAll } from 'vitest'
 document.cookie = 'lang=pt-BR; path=/'
 
 beforeAll(async () => {
-  const { loadLocaleMessages } = await import('~/utils/locale-messages')
+  const { loadLocaleMessages } = await import('~/app-utils/locale-messages')
   await loadLocaleMessages('pt-BR', true)
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchesFilters } from '../../utils/admin-filters'
+import { matchesFilters } from '../../app-utils/admin-filters'
 
 describe('admin list filters', () => {
   it('keeps an upload on screen only while it fits the status and kind filters', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hourlyBars } from '../../utils/admin-hourly'
+import { hourlyBars } from '../../app-utils/admin-hourly'
 
 const hour = (h: number) => new Date(Date.UTC(2026, 10, 22, h)).toISOString()
 

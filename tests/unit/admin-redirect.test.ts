@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { safeAdminRedirect } from '../../utils/admin-redirect'
+import { safeAdminRedirect } from '../../app-utils/admin-redirect'
 
 describe('safeAdminRedirect', () => {
   it('returns to the admin page that sent the browser to login, query included', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { adminPtBR } from '../../shared/messages/admin.pt-BR'
-import { ApiError, apiErrorOf, toApiError } from '../../utils/api-error'
+import { ApiError, apiErrorOf, toApiError } from '../../app-utils/api-error'
 
 describe('ApiError', () => {
   it('reads status, data.code, data and retry-after from what $fetch throws', () => {

@@ -118,3 +118,23 @@ describe('mergeFirstPage', () => {
     expect(mergeFirstPage({ items: [before], nextCursor: null }, { items: [resigned], nextCursor: null }, () => false).items[0]!.url).toBe(resigned.url)
   })
 })
+
+describe('live lists of items without media', () => {
+  const message = (id: string, minute: number, text: string) => ({ id, createdAt: at(minute), author: 'Ana', text })
+  const mine = (id: string, minute: number, thumbUrl?: string) => ({ id, createdAt: at(minute), status: 'pending', ...(thumbUrl ? { thumbUrl } : {}) })
+
+  it('keeps the shown copy of an unchanged message and takes an edited one', () => {
+    const before = message('a', 1, 'Parabéns')
+    expect(keepShownUrls(before, { ...before })).toBe(before)
+    const merged = mergeFirstPage(shown([before], null), { items: [message('b', 2, 'Oi'), message('a', 1, 'Parabéns!')], nextCursor: null })
+    expect(merged).toEqual({ items: [message('b', 2, 'Oi'), message('a', 1, 'Parabéns!')], nextCursor: null, added: 1 })
+    expect(Object.keys(merged.items[1]!)).not.toContain('url')
+  })
+
+  it('gives an upload its thumbnail once there is one, and keeps a re-signed one as shown', () => {
+    const waiting = mine('a', 1)
+    const withThumb = mine('a', 1, '/t/a.jpg?sig=1')
+    expect(keepShownUrls(waiting, withThumb)).toEqual(withThumb)
+    expect(keepShownUrls(withThumb, mine('a', 1, '/t/a.jpg?sig=2'))).toBe(withThumb)
+  })
+})

@@ -4,7 +4,7 @@ import { pickedTwiceCheck } from '../../upload-client/duplicates'
 import type { QueueItem } from '../../upload-client/item'
 import { sha256OfChunks, HASH_CHUNK_BYTES } from '../../upload-client/sha256-chunks'
 import { undoLeftMs } from '../../upload-client/undo'
-import { photoSrcset, tileSrcset } from '../../utils/responsive-image'
+import { photoSrcset, tileSrcset } from '../../app-utils/responsive-image'
 
 const item = (key: string, fields: Partial<QueueItem> = {}) => ({ key, hash: null, done: false, duplicate: false, undo: null, ...fields }) as QueueItem
 

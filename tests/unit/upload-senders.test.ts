@@ -4,8 +4,8 @@ import { ptBR } from '#shared/messages/pt-BR'
 import type { QueueItem } from '../../upload-client/item'
 import { catchUp, isUnsent, markFailed, markSent } from '../../upload-client/senders'
 import type { UploadRecord } from '../../upload-client/store'
-import { ApiError } from '../../utils/api-error'
-import { provideGuestMessages } from '../../utils/locale-messages'
+import { ApiError } from '../../app-utils/api-error'
+import { provideGuestMessages } from '../../app-utils/locale-messages'
 
 provideGuestMessages(ptBR)
 

@@ -1,3 +1,0 @@
-export { useDevicePush } from './useDevicePush'
-export { usePendingTitle } from './usePendingTitle'
-export { useNotifyActions } from './useNotifyActions'

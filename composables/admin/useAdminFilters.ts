@@ -1,0 +1,43 @@
+import { KIND_FILTERS, STATUS_FILTERS } from '#shared/enums'
+import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/app-utils/admin-filters'
+
+const STATUSES: readonly AdminStatusFilter[] = STATUS_FILTERS
+const KINDS: readonly AdminKindFilter[] = KIND_FILTERS
+
+function one(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * The moderation filters, kept in the address (`?status=approved&tipo=video&q=maria`): a reload,
+ * a shared link or a trip through the login page comes back to the same list. The pending queue
+ * is the default.
+ */
+export function useAdminFilters() {
+  const route = useRoute()
+  const router = useRouter()
+
+  const filters = computed<AdminUploadFilters>(() => {
+    const status = one(route.query.status) as AdminStatusFilter
+    const kind = one(route.query.tipo) as AdminKindFilter
+    return {
+      status: STATUSES.includes(status) ? status : 'pending',
+      kind: KINDS.includes(kind) ? kind : 'all',
+      q: one(route.query.q) ?? '',
+    }
+  })
+
+  function update(change: Partial<AdminUploadFilters>) {
+    const next = { ...filters.value, ...change }
+    return router.replace({
+      query: {
+        ...route.query,
+        status: next.status === 'pending' ? undefined : next.status,
+        tipo: next.kind === 'all' ? undefined : next.kind,
+        q: next.q.trim() === '' ? undefined : next.q,
+      },
+    })
+  }
+
+  return { filters, update }
+}
