@@ -21,6 +21,9 @@ export function useGuestLimit(queue: UploadQueue, mine: MyUploads) {
     return Math.max(0, limit - mine.used.value - notStarted)
   })
 
+  /** No file more may start from this phone: the picker is disabled. */
+  const reached = computed(() => slotsLeft.value === 0)
+
   /** The files that fit, and the ones beyond the limit, refused here before any is sent. */
   function split(files: File[]): { allowed: File[], beyond: RefusedFile[] } {
     const allowed = files.slice(0, slotsLeft.value)
@@ -28,5 +31,5 @@ export function useGuestLimit(queue: UploadQueue, mine: MyUploads) {
     return { allowed, beyond }
   }
 
-  return { slotsLeft, split }
+  return { slotsLeft, reached, split }
 }

@@ -86,4 +86,45 @@ describe('/enviar: what this phone sent, once, and the per-guest limit (phone, r
     await page.evaluate(() => new Promise(resolve => setTimeout(resolve, 500)))
     expect(await mine.count()).toBe(4)
   })
+
+  it('under a limit of 2 the intro names it in each language; once reached the picker is disabled and says why, and nothing offers more', async () => {
+    await setEvent({ maxUploadsPerGuest: 2 })
+    try {
+      const intros: Record<string, string> = {
+        'pt-BR': 'Cada convidado pode enviar até 2 fotos. Os arquivos sobem um por um, mesmo se a internet cair.',
+        'en': 'Each guest can send up to 2 photos. Files go up one by one, even if the connection drops.',
+        'es': 'Cada invitado puede enviar hasta 2 fotos. Los archivos se suben uno por uno, aunque se caiga la conexión.',
+      }
+      for (const [locale, intro] of Object.entries(intros)) {
+        const page = await openPage(locale)
+        expect((await page.locator('[data-testid=upload-intro]').textContent())!.trim(), locale).toBe(intro)
+        await context!.close()
+        context = undefined
+      }
+
+      const page = await openPage()
+      const picker = page.locator('input[type=file]')
+      const pickerLabel = () => picker.evaluate(input => (input as HTMLInputElement).labels![0]!.textContent!.trim())
+      expect(await picker.isDisabled()).toBe(false)
+      await page.setInputFiles('input[type=file]', await Promise.all([1, 2].map(n => photo(dir, `LIMITE_${n}.jpg`, `Limite ${n}`, 60 * n))))
+      await page.locator('[data-testid=upload-success]').waitFor({ timeout: 60_000 })
+      const limit = page.locator('[data-testid=guest-limit]')
+      await until(async () => (await limit.textContent())?.trim() === 'Você já enviou suas 2 fotos. Obrigado!', 15_000, 'the limit reached')
+      expect(await picker.isDisabled()).toBe(true)
+      expect(await pickerLabel()).toBe('Limite de 2 fotos atingido')
+      expect(await page.getByRole('button', { name: 'Enviar mais' }).count()).toBe(0)
+      expect(await page.getByText('Escolher mais').count()).toBe(0)
+      await screenshot(page, 'enviar-limit-reached', true)
+
+      // The server's count says so on the next visit too.
+      await page.reload()
+      await page.locator('main[data-ready]').waitFor()
+      await until(async () => picker.isDisabled(), 15_000, 'the picker disabled after a reload')
+      expect(await pickerLabel()).toBe('Limite de 2 fotos atingido')
+      expect(await page.getByRole('button', { name: 'Enviar mais' }).count()).toBe(0)
+    }
+    finally {
+      await setEvent({ maxUploadsPerGuest: null })
+    }
+  })
 })
