@@ -1,7 +1,9 @@
-/** Where this device remembers the guest's name, for the upload page and the guestbook alike. */
-export const GUEST_AUTHOR_KEY = 'event-media:author'
+import { GUEST_AUTHOR_KEY } from './storage-keys'
 
-/** The name this device remembers, or '' (storage disabled, or never given). */
+/**
+ * The guest's name as this device remembers it, for the upload page and the guestbook alike:
+ * stored trimmed (spaces typed at its ends are not part of the name the server keeps either).
+ */
 export function rememberedAuthor(): string {
   try {
     return localStorage.getItem(GUEST_AUTHOR_KEY) ?? ''

@@ -2,7 +2,7 @@ import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
 import type { UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
 import type { PublicImages } from './public-images'
-import { UPLOAD_FILES_DB, UPLOAD_RECORDS_DB } from './store-names'
+import { UPLOAD_FILES_DB, UPLOAD_RECORDS_DB } from '~/app-utils/storage-keys'
 import type { UndoGrant } from './undo'
 
 /** Words the server has taken from this device for a file, and the revision they had here (item-words.ts). */

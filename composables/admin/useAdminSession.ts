@@ -1,4 +1,5 @@
 import { toApiError } from '~/app-utils/api-error'
+import { ADMIN_LAST_EMAIL_KEY } from '~/app-utils/storage-keys'
 
 /** The signed-in admin's email, once known in this tab (null: unknown or signed out). */
 export function useAdminSessionState() {
@@ -9,11 +10,9 @@ export function useAdminSessionState() {
  * The email of the last admin who signed in on this device, so that a forced re-login (the
  * session expired mid-party) only asks for the password. Never the password.
  */
-const LAST_EMAIL_KEY = 'em-admin-last-email'
-
 export function rememberedAdminEmail(): string {
   try {
-    return localStorage.getItem(LAST_EMAIL_KEY) ?? ''
+    return localStorage.getItem(ADMIN_LAST_EMAIL_KEY) ?? ''
   }
   catch {
     // Storage refused (private mode, a strict policy): the field simply starts empty.
@@ -23,7 +22,7 @@ export function rememberedAdminEmail(): string {
 
 function rememberAdminEmail(email: string) {
   try {
-    localStorage.setItem(LAST_EMAIL_KEY, email)
+    localStorage.setItem(ADMIN_LAST_EMAIL_KEY, email)
   }
   catch {
     // Not remembered: only a convenience.

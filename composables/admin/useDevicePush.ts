@@ -1,4 +1,4 @@
-import { toApiError } from '~/utils/api-error'
+import { toApiError } from '~/app-utils/api-error'
 
 type DevicePushState = 'unsupported' | 'denied' | 'off' | 'on'
 

@@ -6,3 +6,7 @@
  */
 export { useUploadQueue } from './useUploadQueue'
 export type { RefusedFile, UploadQueue } from './useUploadQueue'
+export { useEventLimits } from './useEventLimits'
+export { useGuestLimit } from './useGuestLimit'
+export { useSentUploads } from './useSentUploads'
+export { useUploadWords } from './useUploadWords'

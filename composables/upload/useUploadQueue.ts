@@ -5,8 +5,9 @@ import { useMessages } from '../useMessages'
 import { isOffline } from '~/upload-client/backoff'
 import type { QueueItem } from '~/upload-client/item'
 import type { Words } from '~/upload-client/item-words'
-import { UPLOAD_RECORDS_DB } from '~/upload-client/store-names'
+import { UPLOAD_RECORDS_DB } from '~/app-utils/storage-keys'
 import { summarize } from '~/upload-client/summary'
+import { whenIdle } from '~/app-utils/when-idle'
 import type { QueueRunner, QueueState } from './queue-runner'
 import { cleanText, type RefusedFile } from './words'
 
@@ -105,6 +106,17 @@ function createQueue() {
     return loaded.addFiles(files, limits, attached)
   }
 
+  /**
+   * Once the page has painted and the browser idles: the sending code (the runner and its engine)
+   * is fetched, not run, so a file picked on a slow network gets its row at once instead of
+   * after a round trip per chunk. The queue's store is not opened: a first visit leaves none.
+   * The engine is what every picked file needs; code only some files need (a video's own tools)
+   * is imported where it is used and stays out of this.
+   */
+  function prefetch() {
+    whenIdle(() => void import('./queue-runner').then(({ loadUploadEngine }) => loadUploadEngine()).catch(() => undefined))
+  }
+
   /** The guest reaches for the picker: the sending code is fetched while the chooser is open. */
   function prepare() {
     void loadRunner().then(loaded => loaded.prepare()).catch(() => undefined)
@@ -172,7 +184,7 @@ function createQueue() {
 
   return {
     items, words, online, storageOk, resumedCount, restored, restoredWords: state.restoredWords, busy, allDone, doneCount, alreadyCount, awaitingApproval, summary, stalled,
-    start, prepare, addFiles, setWords, sendWords, cancel, retry, clearFinished, removeSent,
+    start, prefetch, prepare, addFiles, setWords, sendWords, cancel, retry, clearFinished, removeSent,
   }
 }
 

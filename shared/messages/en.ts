@@ -28,6 +28,8 @@ export const en = {
       : `Up to ${formatBytes(maxBytes)} per file. Photos only at this party (no videos).`,
     pick: (allowVideos: boolean) => (allowVideos ? 'Choose photos and videos' : 'Choose photos'),
     pickMore: 'Choose more',
+    introLimited: (limit: number) => `Each guest can send up to ${limit} ${plural(limit, 'photo', 'photos')}. Files go up one by one, even if the connection drops.`,
+    pickLimitReached: (limit: number) => `Limit of ${limit} ${plural(limit, 'photo', 'photos')} reached`,
     checking: 'Checking your files…',
     author: 'Your name',
     authorHint: 'Optional. Saved on this phone for next time.',

@@ -28,6 +28,8 @@ export const es = {
       : `Hasta ${formatBytes(maxBytes)} por archivo. En esta fiesta, solo fotos (sin videos).`,
     pick: (allowVideos: boolean) => (allowVideos ? 'Elegir fotos y videos' : 'Elegir fotos'),
     pickMore: 'Elegir más',
+    introLimited: (limit: number) => `Cada invitado puede enviar hasta ${limit} ${plural(limit, 'foto', 'fotos')}. Los archivos se suben uno por uno, aunque se caiga la conexión.`,
+    pickLimitReached: (limit: number) => `Límite de ${limit} ${plural(limit, 'foto', 'fotos')} alcanzado`,
     checking: 'Revisando los archivos…',
     author: 'Tu nombre',
     authorHint: 'Opcional. Queda guardado en este celular para la próxima vez.',

@@ -28,6 +28,10 @@ export const ptBR = {
       : `Até ${formatBytes(maxBytes)} por arquivo. Nesta festa, só fotos (sem vídeos).`,
     pick: (allowVideos: boolean) => (allowVideos ? 'Escolher fotos e vídeos' : 'Escolher fotos'),
     pickMore: 'Escolher mais',
+    /** The intro under the couple's per-guest limit. */
+    introLimited: (limit: number) => `Cada convidado pode enviar até ${limit} ${plural(limit, 'foto', 'fotos')}. Os arquivos sobem um por um, mesmo se a internet cair.`,
+    /** The picker, disabled once this phone reached that limit. */
+    pickLimitReached: (limit: number) => `Limite de ${limit} ${plural(limit, 'foto', 'fotos')} atingido`,
     checking: 'Conferindo os arquivos…',
     author: 'Seu nome',
     authorHint: 'Opcional. Fica guardado neste celular para a próxima vez.',

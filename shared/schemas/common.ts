@@ -1,13 +1,12 @@
 import { z } from './zod'
 import { AUTHOR_MAX_LENGTH } from '#shared/limits'
+import { hasControlCharacters } from '#shared/control-characters'
 
 /** Ids are opaque URL-safe strings; anything else in an `:id` position is a 404. */
 export const idSchema = z.string().regex(/^[\w-]{1,64}$/)
 
 export const idParamsSchema = z.object({ id: idSchema })
 
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0009\u000B-\u001F\u007F]/
 /** Half of a surrogate pair: not a character, and not storable as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -60,7 +59,7 @@ export function guestText(max: number, min = 0) {
 
 function checkedGuestText(cleaned: z.ZodString, max: number, min: number) {
   return cleaned.trim().min(min).max(max)
-    .refine(s => !CONTROL_CHARACTERS.test(s), 'control characters are not allowed')
+    .refine(s => !hasControlCharacters(s), 'control characters are not allowed')
     .refine(s => !LONE_SURROGATE.test(s), 'not valid Unicode')
 }
 

@@ -98,7 +98,7 @@ describe('admin moderation at volume: dense grid, ranges, bulk on screen (browse
     // Remembered on this device: a reload comes back to the grid.
     await page.reload()
     await page.locator('[data-testid=admin-uploads][data-view=dense]').waitFor()
-    expect(await page.evaluate(() => localStorage.getItem('em-admin-view'))).toBe('dense')
+    expect(await page.evaluate(() => localStorage.getItem('event-media-admin-view'))).toBe('dense')
   })
 
   it('dense mode in landscape (1180×820) shows at least 12 whole tiles, nothing sticking out sideways', async () => {

@@ -166,9 +166,12 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
     expect(await mine.evaluateAll(els => els.map(el => el.getAttribute('data-status')))).toEqual(['approved', 'approved'])
     await screenshot(page, 'upload-limit-mine', true)
 
+    // Each file listed once: the server's entry sits in the file's row, whose "Remover" asks first.
+    expect(await page.locator('[data-testid=upload-item] [data-testid=my-upload]').count()).toBe(2)
     const first = mine.first()
     const id = await first.getAttribute('data-id')
-    await first.locator('[data-testid=upload-remove]').click()
+    page.once('dialog', dialog => void dialog.accept())
+    await page.locator('[data-testid=upload-item]').first().locator('[data-testid=upload-remove]').click()
     await until(async () => (await mine.count()) === 1, 15_000, 'the removed upload gone')
     expect(await mine.first().getAttribute('data-id')).not.toBe(id)
     await until(async () => (await limit.textContent())?.trim() === '1 de 2 fotos', 10_000, 'a place given back')

@@ -184,7 +184,7 @@ describe('the service worker sends a guest\'s queue by itself (Background Sync)'
     const rowAgain = again.locator('[data-testid=upload-item]')
     await until(async () => (await rowAgain.getAttribute('data-state')) === 'done', 15_000, 'the row shown sent')
     await again.locator('[data-testid=upload-success]').waitFor({ timeout: 10_000 })
-    // The row's own "Remover" (the list of this device's uploads has one for the same photo).
+    // The row's "Remover", the only one for the photo (the server's entry for it sits in the same row).
     await rowAgain.locator('[data-testid=upload-remove]').waitFor({ timeout: 5_000 })
     expect(inits(sent)).toEqual([])
     expect(puts(sent)).toEqual([])

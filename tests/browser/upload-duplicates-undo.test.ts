@@ -168,7 +168,7 @@ describe('/enviar: "Remover" after the window (phone, real server)', () => {
     const { page } = opened
     await send(page, [file], 'Tarde demais')
     const sentAt = Date.now()
-    // The row's own "Remover" (the list of what this phone sent has one for the same photo, which goes with it).
+    // The row's "Remover", the only one for the photo (the server's entry for it sits in the same row).
     const remove = page.locator('[data-testid=upload-remove]')
     expect(await rows(page).locator('[data-testid=upload-remove]').count()).toBe(1)
     await until(async () => (await remove.count()) === 0, (WINDOW_SEC + 3) * 1000, 'button gone')
