@@ -146,7 +146,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   const [confirmed] = await useDb().update(uploads)
     .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
-    .returning({ status: uploads.status })
+    .returning({ status: uploads.status, kind: uploads.kind, author: uploads.author })
   if (!confirmed) {
     // Our claim lapsed and another confirm finished first (same answer as theirs), or the upload was swept.
     const winner = await findUpload(id)
