@@ -13,7 +13,7 @@ import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../paging/keyset'
 import { NO_REACTIONS, reactionCounts, type ReactionCounts } from '../reactions/counts'
-import { findUploadsByHearts } from '../reactions/hearts-order'
+import { findUploadsByHearts } from './hearts-order'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
 export type AdminUploadPatch = z.output<typeof adminUploadPatchSchema>
@@ -87,7 +87,7 @@ export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminU
   }
 }
 
-/** The admin list most hearted first (server/utils/reactions/hearts-order.ts). */
+/** The admin list most hearted first (server/utils/admin/hearts-order.ts). */
 async function listAdminUploadsByHearts(query: AdminUploadsQuery): Promise<AdminUploadPage> {
   const db = useDb()
   const [found, settings] = await Promise.all([

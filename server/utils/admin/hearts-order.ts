@@ -3,7 +3,7 @@ import { uploads } from '../../../db/schema'
 import { decodeHeartsCursor, encodeHeartsCursor, type HeartsCursor } from '#shared/cursor'
 import { ErrorCode } from '#shared/errors'
 import { containsPattern, foldQuery, LIKE_ESCAPE } from '#shared/search'
-import { listColumns, type AdminListRow } from '../admin/search'
+import { listColumns, type AdminListRow } from './search'
 import type { Db } from '../db'
 
 /**
