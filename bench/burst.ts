@@ -142,7 +142,7 @@ async function startPatiently(env: Record<string, string>, entry: string, attemp
 async function burst(entry: string, driver: 'local' | 's3', photos: Buffer[], profileDir?: string): Promise<Round> {
   let s3: TestS3 | undefined
   if (driver === 's3') s3 = await startS3()
-  const profiling = profileDir ? { NODE_OPTIONS: `--require ${new URL('./support/cpu-profile.cjs', import.meta.url).pathname}`, BENCH_CPU_PROFILE_DIR: profileDir } : {}
+  const profiling: Record<string, string> = profileDir ? { NODE_OPTIONS: `--require ${new URL('./support/cpu-profile.cjs', import.meta.url).pathname}`, BENCH_CPU_PROFILE_DIR: profileDir } : {}
   const server = await startPatiently({ ...s3?.env, ...profiling }, entry)
   const agents = photos.map((_, guest) => new Agent({ keepAlive: true, localAddress: addressOf(guest), maxSockets: 2 }))
   try {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { guestUpload, type GuestUpload } from '../support/guests'
 import { desktopContext, launchBrowser, phoneContext, screenshot, until } from './support/browser'

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { photo, tempDir } from '../support/media'
 import { uploadRows } from './support/db'

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { photo, tempDir } from '../support/media'
 import { launchBrowser, phoneContext, until } from './support/browser'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { useTestServer } from '../helpers/test-server'
+import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 import { unzip } from '../support/zip'
