@@ -87,7 +87,12 @@ describe('confirm and abort racing for one upload', () => {
         if (round % 2) await new Promise(resolve => setTimeout(resolve, 1 + (round % 5)))
         return abortUpload(id)
       }
-      const [confirmed, aborted] = await Promise.allSettled([confirmUpload(id), abortLater()])
+      // And every fourth round the abort first: a confirm that reads little can finish before an abort starts.
+      const confirmLater = async () => {
+        if (round % 4 === 0) await new Promise(resolve => setTimeout(resolve, 1))
+        return confirmUpload(id)
+      }
+      const [confirmed, aborted] = await Promise.allSettled([confirmLater(), abortLater()])
       const row = await rowOf(id)
       winners.add(confirmed.status === 'fulfilled' ? 'confirm' : 'abort')
       if (confirmed.status === 'fulfilled') {

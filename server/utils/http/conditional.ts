@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { dataVersions } from '../../../db/schema'
-import type { Db } from '../db'
+import { useDb, type Db } from '../db'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
 export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions'
