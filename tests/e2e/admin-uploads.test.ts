@@ -270,7 +270,8 @@ describe('admin uploads', () => {
       expect(response.body.coverUploadId).toBe(id)
       expect(Object.keys(response.body).sort()).toEqual([
         'allowAudio', 'allowVideos', 'coupleNames', 'coverUploadId', 'eventDate', 'galleryMode', 'galleryPin', 'guestDownloads', 'language',
-        'maxAudioDurationSec', 'maxFileSizeBytes', 'maxUploadsPerGuest', 'maxVideoDurationSec', 'moderation', 'revealAt', 'screenInClosedMode', 'screenKey', 'screenSound', 'updatedAt',
+        'maxAudioDurationSec', 'maxFileSizeBytes', 'maxUploadsPerGuest', 'maxVideoDurationSec', 'moderation',
+        'notifyFormat', 'notifyLastStatus', 'notifyOn', 'notifySecret', 'notifyUrl', 'revealAt', 'screenInClosedMode', 'screenKey', 'screenSound', 'updatedAt',
       ])
       const cover = (await event()).body.cover
       expect(cover.id).toBe(id)
