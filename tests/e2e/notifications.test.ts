@@ -135,6 +135,25 @@ describe('notifications for the couple', () => {
     await setModeration(server.url, server.cookie, 'pre')
   })
 
+  it('a guest\'s comment waiting for moderation is announced as a comment, and counts among the pending', async () => {
+    await setModeration(server.url, server.cookie, 'post')
+    const photo = await seedPhoto(server.url, { author: 'Iara' })
+    await setModeration(server.url, server.cookie, 'pre')
+    await configure({ notifyUrl: `${receiver.url}/hook`, notifyFormat: 'json', notifyOn: 'pending' })
+    await sleep(BATCH_MS + 500)
+    receiver.clear()
+    const before = (await admin('/api/admin/comments?status=pending')).body.total as number
+    const posted = await api(server.url, `/api/gallery/${photo.id}/comments`, { method: 'POST', json: { author: 'Hugo', text: 'Que linda!' } })
+    expect(posted.status).toBe(201)
+    expect(posted.body.status).toBe('pending')
+    const [post] = await receiver.waitFor(1)
+    const body = JSON.parse(post!.body.toString('utf8'))
+    expect(body.items).toEqual([{ id: posted.body.id, kind: 'comment', author: 'Hugo', thumbUrl: null }])
+    const pendingComments = (await admin('/api/admin/comments?status=pending')).body.total as number
+    expect(pendingComments).toBe(before + 1)
+    expect(body.pending).toBeGreaterThanOrEqual(pendingComments)
+  })
+
   it('a failed delivery is tried again about 2 s later with the same items, and the last status says so', async () => {
     receiver.answerWith(500)
     const id = await message('Hugo')
