@@ -1,13 +1,26 @@
 import type { KindFilter, StatusFilter } from '#shared/enums'
-import type { AdminUpload } from '#shared/schemas/admin'
+import { newestFirst, type ListOrder } from '#shared/cursor-merge'
+import type { ADMIN_UPLOAD_SORTS, AdminUpload } from '#shared/schemas/admin'
 
 export type AdminStatusFilter = StatusFilter
 export type AdminKindFilter = KindFilter
+export type AdminUploadSort = typeof ADMIN_UPLOAD_SORTS[number]
 
 export interface AdminUploadFilters {
   status: AdminStatusFilter
   kind: AdminKindFilter
   q: string
+  sort: AdminUploadSort
+}
+
+/** The server's `sort=hearts` order: most hearted first, ties newest first (docs/api.md). */
+export function mostHeartedFirst(a: Pick<AdminUpload, 'hearts' | 'createdAt' | 'id'>, b: Pick<AdminUpload, 'hearts' | 'createdAt' | 'id'>): number {
+  return b.hearts - a.hearts || newestFirst(a, b)
+}
+
+/** The order the admin's list is in under a sort, for merging a refreshed first page and putting a rolled-back upload back. */
+export function uploadOrder(sort: AdminUploadSort): ListOrder<AdminUpload> {
+  return sort === 'hearts' ? mostHeartedFirst : newestFirst
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The dashboard's sections, named in the address (`/admin?aba=evento`) so a link or a login redirect lands on the right one. */
-export const ADMIN_TABS = ['moderacao', 'recados', 'estatisticas', 'evento'] as const
+export const ADMIN_TABS = ['moderacao', 'recados', 'comentarios', 'estatisticas', 'evento'] as const
 export type AdminTab = typeof ADMIN_TABS[number]
 
 export function adminTabOf(value: unknown): AdminTab {
@@ -7,4 +7,4 @@ export function adminTabOf(value: unknown): AdminTab {
 }
 
 /** Each section's name in the admin's messages (`nav`), for the browser tab's title. */
-export const ADMIN_TAB_NAV = { moderacao: 'moderation', recados: 'guestbook', estatisticas: 'stats', evento: 'event' } as const satisfies Record<AdminTab, string>
+export const ADMIN_TAB_NAV = { moderacao: 'moderation', recados: 'guestbook', comentarios: 'comments', estatisticas: 'stats', evento: 'event' } as const satisfies Record<AdminTab, string>

@@ -25,6 +25,9 @@ export interface CursorPage<T> {
   nextCursor: string | null
 }
 
+/** How a live list is ordered, as the server pages it (a comparator for Array.sort). */
+export type ListOrder<T> = (a: T, b: T) => number
+
 /** The server's order: newest `createdAt` first, ties broken by id (descending). */
 export function newestFirst(a: Pick<Listed, 'createdAt' | 'id'>, b: Pick<Listed, 'createdAt' | 'id'>): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1
@@ -38,10 +41,10 @@ export function appendPage<T extends Pick<Listed, 'id'>>(current: T[], page: Cur
   return [...current, ...page.items.filter(item => !known.has(item.id))]
 }
 
-/** `list` with `item` put at its place in newest-first order (replacing an entry with its id). */
-export function insertInOrder<T extends Pick<Listed, 'createdAt' | 'id'>>(list: T[], item: T): T[] {
+/** `list` with `item` put at its place in the list's order, newest first unless told (replacing an entry with its id). */
+export function insertInOrder<T extends Pick<Listed, 'createdAt' | 'id'>>(list: T[], item: T, order: ListOrder<T> = newestFirst): T[] {
   const rest = list.filter(other => other.id !== item.id)
-  const at = rest.findIndex(other => newestFirst(item, other) < 0)
+  const at = rest.findIndex(other => order(item, other) < 0)
   return at === -1 ? [...rest, item] : [...rest.slice(0, at), item, ...rest.slice(at)]
 }
 
@@ -72,12 +75,15 @@ export function keepShownUrls<T extends Listed>(shown: T, fresh: T): T {
  * ones update, ones that left (rejected, deleted, moderated elsewhere) go. Older items, loaded
  * with "load more", stay, and so does the cursor after them. `reuseUrls(shown)` says whether the
  * addresses already shown for an item are still fresh enough to keep. `added` counts the items
- * the page brought that were not shown.
+ * the page brought that were not shown. `order` is the server's order for this list (newest first
+ * unless told): under an order that moves items (most hearted first), an item the fresh page
+ * holds is taken from it and never kept twice among the older ones.
  */
 export function mergeFirstPage<T extends Listed>(
   current: CursorPage<T>,
   page: CursorPage<T>,
   reuseUrls: (shown: T) => boolean = () => true,
+  order: ListOrder<T> = newestFirst,
 ): CursorPage<T> & { added: number } {
   const shown = new Map(current.items.map(item => [item.id, item]))
   const fresh = page.items.map((item) => {
@@ -90,7 +96,8 @@ export function mergeFirstPage<T extends Listed>(
   const last = page.items.at(-1)
   // An empty page that still has a cursor says nothing about what is shown.
   if (!last) return { items: current.items, nextCursor: current.nextCursor, added: 0 }
-  const older = current.items.filter(item => newestFirst(item, last) > 0)
+  const inPage = new Set(page.items.map(item => item.id))
+  const older = current.items.filter(item => !inPage.has(item.id) && order(item, last) > 0)
   return older.length > 0
     ? { items: [...fresh, ...older], nextCursor: current.nextCursor, added }
     : { items: fresh, nextCursor: page.nextCursor, added }

@@ -1,11 +1,12 @@
 /**
  * The admin's composables, exported here (and so auto-imported): its API and session, the
  * moderation machinery every kind of list shares (filters, selection, confirmation, shortcuts,
- * the actions of an upload's two views), the uploads' and the guestbook's lists, the event form,
+ * the actions of an upload's two views), the uploads', the guestbook's and the comments' lists, the event form,
  * the stats, toasts and texts.
  */
 export { useAdminApi, useConditionalAdminGet } from './useAdminApi'
 export type { AdminFetchOptions } from './useAdminApi'
+export { useAdminComments } from './useAdminComments'
 export { useAdminConfirmation } from './useAdminConfirmation'
 export type { AdminDeleteWords, AdminQuestion, AdminQuestionDialog } from './useAdminConfirmation'
 export { useAdminEvent } from './useAdminEvent'

@@ -1,5 +1,6 @@
 import { KIND_FILTERS, STATUS_FILTERS } from '#shared/enums'
-import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters } from '~/app-utils/admin-filters'
+import { ADMIN_UPLOAD_SORTS } from '#shared/schemas/admin'
+import type { AdminKindFilter, AdminStatusFilter, AdminUploadFilters, AdminUploadSort } from '~/app-utils/admin-filters'
 
 const STATUSES: readonly AdminStatusFilter[] = STATUS_FILTERS
 const KINDS: readonly AdminKindFilter[] = KIND_FILTERS
@@ -9,7 +10,7 @@ function one(value: unknown): string | undefined {
 }
 
 /**
- * The moderation filters, kept in the address (`?status=approved&tipo=video&q=maria`): a reload,
+ * The moderation filters, kept in the address (`?status=approved&tipo=video&q=maria&ordem=hearts`): a reload,
  * a shared link or a trip through the login page comes back to the same list. The pending queue
  * is the default.
  */
@@ -18,12 +19,16 @@ export function useAdminFilters() {
   const router = useRouter()
 
   const filters = computed<AdminUploadFilters>(() => {
-    const status = one(route.query.status) as AdminStatusFilter
+    const asked = one(route.query.status) as AdminStatusFilter
+    const status = STATUSES.includes(asked) ? asked : 'pending'
     const kind = one(route.query.tipo) as AdminKindFilter
+    const sort = one(route.query.ordem) as AdminUploadSort
     return {
-      status: STATUSES.includes(status) ? status : 'pending',
+      status,
       kind: KINDS.includes(kind) ? kind : 'all',
       q: one(route.query.q) ?? '',
+      // Only approved uploads can be hearted: the pending queue is always newest first.
+      sort: status !== 'pending' && ADMIN_UPLOAD_SORTS.includes(sort) ? sort : 'newest',
     }
   })
 
@@ -35,6 +40,7 @@ export function useAdminFilters() {
         status: next.status === 'pending' ? undefined : next.status,
         tipo: next.kind === 'all' ? undefined : next.kind,
         q: next.q.trim() === '' ? undefined : next.q,
+        ordem: next.sort === 'newest' ? undefined : next.sort,
       },
     })
   }

@@ -1,7 +1,7 @@
 import type { AdminUpload, AdminUploadPage, BulkAction, BulkResult } from '#shared/schemas/admin'
 import type { AdminEventConfig } from '#shared/schemas/event'
 import { insertInOrder } from '#shared/cursor-merge'
-import { matchesFilters, type AdminUploadFilters } from '~/app-utils/admin-filters'
+import { matchesFilters, uploadOrder, type AdminUploadFilters } from '~/app-utils/admin-filters'
 import { toApiError } from '~/app-utils/api-error'
 
 export const ADMIN_PAGE_SIZE = 24
@@ -34,11 +34,12 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const current = computed(() => toValue(filters))
 
   function queryFor(cursor?: string) {
-    const { status, kind, q } = current.value
+    const { status, kind, q, sort } = current.value
     return {
       status,
       kind: kind === 'all' ? undefined : kind,
       q: q.trim() === '' ? undefined : q.trim(),
+      sort: sort === 'newest' ? undefined : sort,
       limit: ADMIN_PAGE_SIZE,
       cursor,
     }
@@ -61,6 +62,8 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       for (const item of page.items) if (!urlsSeenAt.has(item.id)) urlsSeenAt.set(item.id, now)
     },
     reuseUrls,
+    // Under most-hearted-first, hearts move uploads: a refresh merges by that order, not by time.
+    order: () => uploadOrder(current.value.sort),
     holdRefresh: () => busy.value.size > 0,
     onLoadMoreError: error => toasts.error(t.errors.describe(toApiError(error))),
   })
@@ -107,7 +110,7 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
       let returned = 0
       for (const original of before) {
         if (!restored.some(item => item.id === original.id)) returned++
-        restored = insertInOrder(restored, original)
+        restored = insertInOrder(restored, original, uploadOrder(current.value.sort))
       }
       list.change(restored)
       total.value += returned

@@ -1,4 +1,4 @@
-import { appendPage, mergeFirstPage, type CursorPage, type Listed } from '#shared/cursor-merge'
+import { appendPage, mergeFirstPage, type CursorPage, type Listed, type ListOrder } from '#shared/cursor-merge'
 
 export interface CursorListOptions<T extends Listed, P extends CursorPage<T>> {
   /** One page of the list: the newest without a cursor. */
@@ -11,6 +11,8 @@ export interface CursorListOptions<T extends Listed, P extends CursorPage<T>> {
   reuseUrls?: (shown: T) => boolean
   /** True while a refresh must not land (the admin waits for the server's answer to a change). */
   holdRefresh?: () => boolean
+  /** The server's order of the list now (newest first unless told), which a refresh merges by. */
+  order?: () => ListOrder<T>
   /** A further page could not be loaded; the list stays as it was. */
   onLoadMoreError?: (error: unknown) => void
   /**
@@ -109,7 +111,7 @@ export function useCursorList<T extends Listed, P extends CursorPage<T> = Cursor
       show(page)
       return
     }
-    const merged = mergeFirstPage({ items: items.value, nextCursor: nextCursor.value }, page, options.reuseUrls)
+    const merged = mergeFirstPage({ items: items.value, nextCursor: nextCursor.value }, page, options.reuseUrls, options.order?.())
     items.value = merged.items
     nextCursor.value = merged.nextCursor
     arrived.value += merged.added

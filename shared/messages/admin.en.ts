@@ -52,6 +52,7 @@ export const adminEn = {
     stats: 'Statistics',
     event: 'Event',
     guestbook: 'Messages',
+    comments: 'Comments',
     logout: 'Sign out',
     loggingOut: 'Signing out…',
     signedInAs: (email: string) => `Signed in as ${email}`,
@@ -65,6 +66,8 @@ export const adminEn = {
     searchPlaceholder: 'Search…',
     statuses: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', all: 'All' },
     kinds: { all: 'Photos and videos', photo: 'Photos only', video: 'Videos only' },
+    sort: 'Order',
+    sorts: { newest: 'Newest first', hearts: 'Most hearts first' },
   },
 
   list: {
@@ -172,6 +175,20 @@ export const adminEn = {
     deleteTitle: (count: number) => `Delete ${count} ${plural(count, 'message', 'messages')}?`,
     deleteBody: 'The message is deleted for good (a voice message with its audio). This cannot be undone.',
     bulkDone: (count: number) => `${count} ${plural(count, 'message updated', 'messages updated')}.`,
+  },
+
+  comments: {
+    title: 'Comments on photos',
+    search: 'Search by name or comment',
+    empty: 'No comments match these filters.',
+    emptyPending: 'No comments waiting for approval.',
+    loadFailed: 'Could not load the comments.',
+    selectNamed: (author: string) => `Select ${author}'s comment`,
+    photoOf: (author: string) => `The photo ${author} commented on (opens in a new tab)`,
+    noPhoto: 'Photo without a thumbnail',
+    deleteTitle: (count: number) => `Delete ${count} ${plural(count, 'comment', 'comments')}?`,
+    deleteBody: 'The comment is deleted for good. This cannot be undone.',
+    bulkDone: (count: number) => `${count} ${plural(count, 'comment updated', 'comments updated')}.`,
   },
 
   stats: {

@@ -53,6 +53,7 @@ export const adminEs = {
     stats: 'Estadísticas',
     event: 'Evento',
     guestbook: 'Mensajes',
+    comments: 'Comentarios',
     logout: 'Salir',
     loggingOut: 'Saliendo…',
     signedInAs: (email: string) => `Conectado como ${email}`,
@@ -66,6 +67,8 @@ export const adminEs = {
     searchPlaceholder: 'Buscar…',
     statuses: { pending: 'Pendientes', approved: 'Aprobados', rejected: 'Rechazados', all: 'Todos' },
     kinds: { all: 'Fotos y videos', photo: 'Solo fotos', video: 'Solo videos' },
+    sort: 'Orden',
+    sorts: { newest: 'Más recientes', hearts: 'Más corazones' },
   },
 
   list: {
@@ -173,6 +176,20 @@ export const adminEs = {
     deleteTitle: (count: number) => `¿Eliminar ${count} ${plural(count, 'mensaje', 'mensajes')}?`,
     deleteBody: 'El mensaje se borra para siempre (un mensaje de voz, con su audio). Esto no se puede deshacer.',
     bulkDone: (count: number) => `${count} ${plural(count, 'mensaje actualizado', 'mensajes actualizados')}.`,
+  },
+
+  comments: {
+    title: 'Comentarios en las fotos',
+    search: 'Buscar por nombre o comentario',
+    empty: 'Ningún comentario con estos filtros.',
+    emptyPending: 'Ningún comentario esperando aprobación.',
+    loadFailed: 'No se pudieron cargar los comentarios.',
+    selectNamed: (author: string) => `Seleccionar el comentario de ${author}`,
+    photoOf: (author: string) => `La foto que ${author} comentó (se abre en otra pestaña)`,
+    noPhoto: 'Foto sin miniatura',
+    deleteTitle: (count: number) => `¿Eliminar ${count} ${plural(count, 'comentario', 'comentarios')}?`,
+    deleteBody: 'El comentario se borra para siempre. Esto no se puede deshacer.',
+    bulkDone: (count: number) => `${count} ${plural(count, 'comentario actualizado', 'comentarios actualizados')}.`,
   },
 
   stats: {

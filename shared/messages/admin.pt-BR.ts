@@ -55,6 +55,7 @@ export const adminPtBR = {
     stats: 'Estatísticas',
     event: 'Evento',
     guestbook: 'Recados',
+    comments: 'Comentários',
     logout: 'Sair',
     loggingOut: 'Saindo…',
     signedInAs: (email: string) => `Conectado como ${email}`,
@@ -68,6 +69,8 @@ export const adminPtBR = {
     searchPlaceholder: 'Buscar…',
     statuses: { pending: 'Pendentes', approved: 'Aprovados', rejected: 'Recusados', all: 'Todos' },
     kinds: { all: 'Fotos e vídeos', photo: 'Só fotos', video: 'Só vídeos' },
+    sort: 'Ordem',
+    sorts: { newest: 'Mais recentes', hearts: 'Mais corações' },
   },
 
   list: {
@@ -177,6 +180,20 @@ export const adminPtBR = {
     deleteTitle: (count: number) => `Excluir ${count} ${plural(count, 'recado', 'recados')}?`,
     deleteBody: 'O recado é apagado para sempre (um recado de voz, com o seu áudio). Isso não pode ser desfeito.',
     bulkDone: (count: number) => `${count} ${plural(count, 'recado atualizado', 'recados atualizados')}.`,
+  },
+
+  comments: {
+    title: 'Comentários nas fotos',
+    search: 'Buscar por nome ou comentário',
+    empty: 'Nenhum comentário com esses filtros.',
+    emptyPending: 'Nenhum comentário esperando aprovação.',
+    loadFailed: 'Não foi possível carregar os comentários.',
+    selectNamed: (author: string) => `Selecionar o comentário de ${author}`,
+    photoOf: (author: string) => `A foto que ${author} comentou (abre em outra aba)`,
+    noPhoto: 'Foto sem miniatura',
+    deleteTitle: (count: number) => `Excluir ${count} ${plural(count, 'comentário', 'comentários')}?`,
+    deleteBody: 'O comentário é apagado para sempre. Isso não pode ser desfeito.',
+    bulkDone: (count: number) => `${count} ${plural(count, 'comentário atualizado', 'comentários atualizados')}.`,
   },
 
   stats: {

@@ -95,4 +95,6 @@ export interface AdminStats {
   perHour: { hour: string, count: number }[]
   /** Guestbook messages, written and spoken, by status (spoken ones are not in the counts above). */
   messages: { total: number, pending: number, approved: number, rejected: number }
+  /** Comments under photos, by status: the pending ones wait in the Comentários tab and count in the tab title's pending, as the notifications count them. */
+  comments: { total: number, pending: number, approved: number, rejected: number }
 }

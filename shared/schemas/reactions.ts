@@ -75,8 +75,13 @@ export interface AdminComment extends CommentItem {
   updatedAt: string
 }
 
+/** A comment in the admin's list, with its photo's thumbnail (null until the photo's images are made). */
+export interface AdminCommentListed extends AdminComment {
+  thumbUrl: string | null
+}
+
 export interface AdminCommentPage {
-  items: AdminComment[]
+  items: AdminCommentListed[]
   nextCursor: string | null
   /** All matches of the filter. */
   total: number

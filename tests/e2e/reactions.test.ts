@@ -254,7 +254,7 @@ describe.each(['local', 's3'] as const)('hearts and comments (%s driver)', (driv
     expect(pending.body.total).toBe(3)
     expect(pending.body.items[0]).toEqual({
       id: rita.id, uploadId: photo.id, status: 'pending', author: 'Rita', text: 'Três',
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      createdAt: expect.any(String), updatedAt: expect.any(String), thumbUrl: expect.any(String),
     })
     expect((await admin(`/api/admin/comments?q=${encodeURIComponent('joao')}`)).body.items.map((item: { id: string }) => item.id)).toEqual([joao.id])
     expect((await admin(`/api/admin/comments?q=${encodeURIComponent('100%')}`)).body.total).toBe(1)

@@ -36,4 +36,15 @@ describe('AdminFilters', () => {
     expect(search.element.value).toBe('João')
     expect(search.attributes('maxlength')).toBe('200')
   })
+
+  it('offers the uploads\' order only when given one, and asks for another without changing its own', async () => {
+    expect((await mountFilters()).find('[data-testid="filter-sort"]').exists()).toBe(false)
+    const wrapper = await mountFilters({ sort: 'newest' })
+    const sort = wrapper.get<HTMLSelectElement>('[data-testid="filter-sort"]')
+    expect(sort.findAll('option').map(option => [option.attributes('value'), option.text()])).toEqual([
+      ['newest', 'Mais recentes'], ['hearts', 'Mais corações'],
+    ])
+    await sort.setValue('hearts')
+    expect(wrapper.emitted('update:sort')).toEqual([['hearts']])
+  })
 })

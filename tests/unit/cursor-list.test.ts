@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appendPage, insertInOrder, keepShownUrls, mergeFirstPage, newestFirst } from '#shared/cursor-merge'
+import { mostHeartedFirst, uploadOrder } from '../../app-utils/admin-filters'
 import type { AdminUpload } from '../../shared/schemas/admin'
 import type { GalleryItem } from '../../shared/schemas/gallery'
 
@@ -136,5 +137,40 @@ describe('live lists of items without media', () => {
     const withThumb = mine('a', 1, '/t/a.jpg?sig=1')
     expect(keepShownUrls(waiting, withThumb)).toEqual(withThumb)
     expect(keepShownUrls(withThumb, mine('a', 1, '/t/a.jpg?sig=2'))).toBe(withThumb)
+  })
+})
+
+describe('a live list under most hearted first', () => {
+  const hearted = (id: string, minute: number, hearts: number) => upload(id, minute, { hearts })
+
+  it('orders as the server\'s sort=hearts: most hearts first, ties newest first', () => {
+    const list = [hearted('a', 1, 2), hearted('b', 2, 5), hearted('c', 3, 2), hearted('d', 4, 0)].sort(mostHeartedFirst)
+    expect(ids(list)).toEqual(['b', 'c', 'a', 'd'])
+    expect(uploadOrder('hearts')).toBe(mostHeartedFirst)
+    expect(uploadOrder('newest')).toBe(newestFirst)
+  })
+
+  it('takes an upload that climbed into the first page from it, and never lists it twice among the older ones', () => {
+    // Shown: two pages; `z`, old and on the second page, is hearted up to the top.
+    const current = { items: [hearted('b', 2, 5), hearted('c', 3, 4), hearted('a', 1, 3), hearted('z', 0, 1)], nextCursor: 'after-z' }
+    const page = { items: [hearted('z', 0, 9), hearted('b', 2, 5)], nextCursor: 'after-b' }
+    const merged = mergeFirstPage(current, page, () => true, mostHeartedFirst)
+    expect(ids(merged.items)).toEqual(['z', 'b', 'c', 'a'])
+    expect(merged.items[0]!.hearts).toBe(9)
+    expect(merged.nextCursor).toBe('after-z')
+  })
+
+  it('keeps by hearts, not by time, the older uploads the fresh page says nothing about', () => {
+    // `n` is the newest upload but has fewest hearts: under newest-first it would be judged as the page's.
+    const current = { items: [hearted('b', 2, 5), hearted('c', 3, 4), hearted('n', 9, 0)], nextCursor: 'after-n' }
+    const page = { items: [hearted('b', 2, 6), hearted('c', 3, 4)], nextCursor: 'after-c' }
+    expect(ids(mergeFirstPage(current, page, () => true, mostHeartedFirst).items)).toEqual(['b', 'c', 'n'])
+    expect(ids(mergeFirstPage(current, page).items)).toEqual(['b', 'c'])
+  })
+
+  it('puts a rolled-back upload back at its place by hearts', () => {
+    const list = [hearted('b', 2, 5), hearted('a', 1, 1)]
+    expect(ids(insertInOrder(list, hearted('n', 9, 3), mostHeartedFirst))).toEqual(['b', 'n', 'a'])
+    expect(ids(insertInOrder(list, hearted('n', 9, 3)))).toEqual(['n', 'b', 'a'])
   })
 })

@@ -1,7 +1,7 @@
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
-  const tag = dataTag({ answer: 'admin-stats', versions: await readDataVersions(), dependsOn: ['uploads', 'guestbook'] })
+  const tag = dataTag({ answer: 'admin-stats', versions: await readDataVersions(), dependsOn: ['uploads', 'guestbook', 'reactions'] })
   if (notModified(event, tag, 'admin')) return null
-  const [uploads, messages] = await Promise.all([adminStats(), guestbookCounts()])
-  return { ...uploads, messages }
+  const [uploads, messages, comments] = await Promise.all([adminStats(), guestbookCounts(), commentCounts()])
+  return { ...uploads, messages, comments }
 })

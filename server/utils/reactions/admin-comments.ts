@@ -1,10 +1,11 @@
 import { and, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm'
 import type { z } from 'zod'
-import { comments, type CommentRow } from '../../../db/schema'
+import { comments, uploads, type CommentRow } from '../../../db/schema'
 import type { BulkResult } from '#shared/schemas/admin'
-import type { AdminComment, AdminCommentPage, adminCommentsQuerySchema, commentBulkSchema } from '#shared/schemas/reactions'
+import type { AdminComment, AdminCommentListed, AdminCommentPage, adminCommentsQuerySchema, commentBulkSchema } from '#shared/schemas/reactions'
 import { containsPattern, foldQuery, LIKE_ESCAPE } from '#shared/search'
 import { cursorFromQuery, cutPage } from '../paging/keyset'
+import { publicMediaUrls } from '../storage/media-urls'
 import { toCommentItem } from './comments'
 
 type AdminCommentsQuery = z.output<typeof adminCommentsQuerySchema>
@@ -37,7 +38,16 @@ export async function listAdminComments(query: AdminCommentsQuery): Promise<Admi
     db.select({ n: count() }).from(comments).where(filter).get(),
   ])
   const page = cutPage(rows, query.limit)
-  return { items: page.rows.map(toAdminComment), nextCursor: page.nextCursor, total: total?.n ?? 0 }
+  const thumbs = await thumbnailsOf([...new Set(page.rows.map(row => row.uploadId))])
+  const items = page.rows.map((row): AdminCommentListed => ({ ...toAdminComment(row), thumbUrl: thumbs.get(row.uploadId) ?? null }))
+  return { items, nextCursor: page.nextCursor, total: total?.n ?? 0 }
+}
+
+/** The photo each comment sits under, so the moderator sees what was said about what (one query a page). */
+async function thumbnailsOf(uploadIds: string[]): Promise<Map<string, string | null>> {
+  if (uploadIds.length === 0) return new Map()
+  const found = await useDb().select().from(uploads).where(inArray(uploads.id, uploadIds)).all()
+  return new Map(found.map(upload => [upload.id, publicMediaUrls(upload)?.thumbUrl ?? null]))
 }
 
 /** Approves or rejects one comment; 404 when there is none. */
@@ -72,4 +82,12 @@ export async function bulkComments({ ids, action }: CommentBulk): Promise<BulkRe
   })
   const done = new Set(found)
   return { action, processed: requested.filter(id => done.has(id)), notFound: requested.filter(id => !done.has(id)) }
+}
+
+/** The comments by status, for the admin's stats and the Comentários tab's badge. */
+export async function commentCounts(): Promise<{ total: number, pending: number, approved: number, rejected: number }> {
+  const rows = await useDb().select({ status: comments.status, n: count() }).from(comments).groupBy(comments.status).all()
+  const of = (status: CommentRow['status']) => rows.find(row => row.status === status)?.n ?? 0
+  const [pending, approved, rejected] = [of('pending'), of('approved'), of('rejected')]
+  return { total: pending + approved + rejected, pending, approved, rejected }
 }

@@ -23,7 +23,7 @@ export async function publicStats(): Promise<PublicStats> {
  * is nobody's photo). Both queries run in one batch, so they read the same snapshot.
  * `perHour` buckets creation times by UTC hour, oldest first; hours without uploads are left out.
  */
-export async function adminStats(): Promise<Omit<AdminStats, 'messages'>> {
+export async function adminStats(): Promise<Omit<AdminStats, 'messages' | 'comments'>> {
   const db = useDb()
   const hour = sql<number>`(${uploads.createdAt} / ${HOUR_MS}) * ${HOUR_MS}`
   const [totals, hours] = await db.batch([
