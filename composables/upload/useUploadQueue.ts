@@ -197,7 +197,8 @@ function createQueue() {
   const doneCount = computed(() => items.value.filter(item => item.done && !item.duplicate).length)
   const alreadyCount = computed(() => items.value.filter(item => item.done && item.duplicate).length)
   const awaitingApproval = computed(() => items.value.some(item => item.done && item.status === 'pending'))
-  const summary = computed(() => summarize(items.value, online.value))
+  // A picked row still being checked is a file the guest sent (restored rows never stay `waiting`).
+  const summary = computed(() => summarize(items.value.map(item => (item.phase === 'waiting' ? { ...item, phase: 'queued' as const } : item)), online.value))
 
   /**
    * Sending while online, yet no byte moved (and no file finished) for STALL_MS: a server or a
