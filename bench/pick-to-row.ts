@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join, relative, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { chromium, type Browser } from 'playwright-core'
 import { login, api } from '../tests/support/http'
 import { photo, tempDir } from '../tests/support/media'
@@ -21,39 +22,77 @@ const GOAL_ROW_MS = 500
 const GOAL_READY_MS = 3500
 
 /** What the committed run showed, written under its table with `--with-notes` (a later run states its own). */
-const NOTES = `Read with care: this run shared the 2-core machine with seven other builds and test suites
-(load average near 40), so every time is several times what an idle phone emulation gives (the
-issue's idle run: ready at 3.1 s, row at 2.15 s after the pick). Taken in turn, the builds saw the
-same load: the idle-time prefetch halves pick to row (median 6.4 s → 3.4 s) and leaves the
-first-load JS as it was (92 KB before ready). The goal is not met: the prefetch starts when the
-page is ready, so a file picked at that very moment still waits for most of the sending code to
-arrive (about 45 KB gzip at 50 KB/s plus a round trip). Reaching 0.5 s needs those bytes before
-\`data-ready\`: hinted by the HTML at low priority, or \`data-ready\` held until they land (within the
-3.5 s bound). Not done here.`
+const NOTES = `Read with care: the machine was shared (1-minute load average 12–16 on 2 cores during the
+runs, each build's runs taken in turn with the other's), so every time is a few times what an
+idle phone emulation gives; the ratio column pairs each run with the before build's run just
+before it. What a pick waited for, found with the marks above (\`pick\`, \`row\`), the scripts
+that landed between them, and a CPU profile of that window: the before build fetched the sending
+code (queue-runner, engine, public-image) and the list's own chunk (UploadList, item, undo) after
+or while the file was picked, then checked the file, then drew the row; a file picked at
+\`data-ready\` waited for all of it (1985 ms). Now the row is made from the picked File in the
+pick's own task (useUploadQueue's \`addFiles\`, phase \`waiting\`) and handed to the runner, which
+checks it and starts it; the list is part of /enviar's page chunk (+2.4 KB gzip, still 3 scripts
+before ready, 95.3 KB < 100 KB); the sending code still comes at idle, not on pick. With that
+alone the row took 447 ms (worst 682 ms, ×0.238, load 8–10): the profile put 0.25–0.34 s of it in
+the first \`Intl.NumberFormat\` (the row's "1,5 MB" loads the locale's data), now made at the same
+idle moment as the prefetch. What is left (42–156 ms) is Vue drawing the row and moving the
+fields into the bar, at ×4 on a busy machine. Ready is unchanged (same scripts before it, the
+list's 2.4 KB aside) and above 3.5 s here only because of the load (the issue's idle run: 3.1 s).
+The "Guest first load" bench counts scripts until the network idles, so it also counts the
+sending code fetched at idle after ready: its /enviar JS figure grows by that idle fetch, not by
+what the page needs before it answers a tap (the column here counts only up to \`data-ready\`).
+An earlier run (load near 40, same bench) took the base's own step: 6.4 s before the idle-time
+prefetch, 3.4 s with it.`
 
 interface Run {
   ready: number
   pickToRow: number
   /** Script bytes on the wire before the page was ready. */
   firstLoadJs: number
+  /** The chunks (by name) that landed between the pick and the row: what the row waited for. */
+  awaited: string[]
+  /** The machine's 1-minute load average as the run ended. */
+  load: number
+}
+
+/** A build's script files by chunk name, from the manifest its server renders with. */
+async function chunkNames(output: string): Promise<Map<string, string>> {
+  type Resource = { file?: string, name?: string }
+  const manifest = join(output, 'server/chunks/build/client.precomputed.mjs')
+  const { default: precomputed } = await import(pathToFileURL(manifest).href) as { default: { dependencies: Record<string, { preload: Record<string, Resource> }> } }
+  const names = new Map<string, string>()
+  for (const { preload } of Object.values(precomputed.dependencies)) {
+    for (const { file, name } of Object.values(preload)) if (file?.endsWith('.js')) names.set(file, name ?? file)
+  }
+  return names
 }
 
 const ms = (value: number) => `${Math.round(value)} ms`
+
+/** The chunks rows waited for, with the number of runs in which each did: "none" when the row never waited for code. */
+function awaitedWords(runs: Run[]): string {
+  const counts = new Map<string, number>()
+  for (const run of runs) for (const name of new Set(run.awaited)) counts.set(name, (counts.get(name) ?? 0) + 1)
+  return counts.size ? [...counts].map(([name, count]) => `${name} (${count})`).join(', ') : 'none'
+}
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-/** Times kept by the page itself, so the protocol's round trips do not count. */
+/**
+ * Times kept by the page itself, so the protocol's round trips do not count; also as performance
+ * marks (\`pick\`, \`row\`), which a trace of the run shows beside the page's own work.
+ */
 const MARKS = `
   window.marks = {}
   new MutationObserver(() => {
-    if (!window.marks.ready && document.querySelector('main[data-ready]')) window.marks.ready = performance.now()
-    if (window.marks.pick && !window.marks.row && document.querySelector('[data-testid=upload-item]')) window.marks.row = performance.now()
+    if (!window.marks.ready && document.querySelector('main[data-ready]')) window.marks.ready = performance.mark('ready').startTime
+    if (window.marks.pick && !window.marks.row && document.querySelector('[data-testid=upload-item]')) window.marks.row = performance.mark('row').startTime
   }).observe(document, { subtree: true, childList: true, attributes: true })
   document.addEventListener('change', event => {
-    if (event.target instanceof HTMLInputElement && event.target.type === 'file') window.marks.pick = performance.now()
+    if (event.target instanceof HTMLInputElement && event.target.type === 'file') window.marks.pick = performance.mark('pick').startTime
   }, true)
 `
 
-async function pickOnce(browser: Browser, base: string, file: string): Promise<Run> {
+async function pickOnce(browser: Browser, base: string, file: string, names: Map<string, string>): Promise<Run> {
   const context = await browser.newContext({ ...PHONE, baseURL: base })
   try {
     const page = await context.newPage()
@@ -76,7 +115,11 @@ async function pickOnce(browser: Browser, base: string, file: string): Promise<R
     await page.setInputFiles('input[type=file]', [file])
     await page.waitForFunction(() => (window as unknown as { marks: { row?: number } }).marks.row !== undefined, undefined, { timeout: 60_000, polling: 50 })
     const marks = await page.evaluate(() => (window as unknown as { marks: { ready: number, pick: number, row: number } }).marks)
-    return { ready: marks.ready, pickToRow: marks.row - marks.pick, firstLoadJs }
+    const landed = await page.evaluate(() => performance.getEntriesByType('resource').map(entry => ({ url: entry.name, end: (entry as PerformanceResourceTiming).responseEnd })))
+    const awaited = landed
+      .filter(({ url, end }) => url.endsWith('.js') && end > marks.pick && end <= marks.row)
+      .map(({ url }) => names.get(url.split('/').pop()!) ?? url.split('/').pop()!)
+    return { ready: marks.ready, pickToRow: marks.row - marks.pick, firstLoadJs, awaited, load: loadavg()[0]! }
   }
   finally {
     await context.close()
@@ -96,8 +139,8 @@ async function main() {
   const dir = tempDir()
   const file = await photo(dir, 'IMG_4032.jpg', 'Pick', 200, 4032, 3024)
   const servers = [
-    ...(before ? [{ name: `before (\`${relative(ROOT, before)}\`)`, server: await eventServer(join(before, 'server/index.mjs')) }] : []),
-    { name: 'this build', server: await eventServer() },
+    ...(before ? [{ name: `before (\`${relative(ROOT, before)}\`)`, server: await eventServer(join(before, 'server/index.mjs')), names: await chunkNames(before) }] : []),
+    { name: 'this build', server: await eventServer(), names: await chunkNames(join(ROOT, '.output')) },
   ]
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -107,19 +150,25 @@ async function main() {
     const runs = servers.map(() => [] as Run[])
     const loadBefore = loadavg()[0]!
     for (let i = 0; i < RUNS; i++) {
-      for (const [index, { server }] of servers.entries()) runs[index]!.push(await pickOnce(browser, server.url, file))
+      for (const [index, { server, names }] of servers.entries()) runs[index]!.push(await pickOnce(browser, server.url, file, names))
     }
     const loadAfter = loadavg()[0]!
     const rows = servers.map(({ name }, index) => {
       const taken = runs[index]!
+      // Each run against the before build's run just before it, under the same load.
+      const ratio = before ? median(taken.map((run, i) => run.pickToRow / runs[0]![i]!.pickToRow)) : null
+      const loads = taken.map(run => run.load)
       return [
         name,
         `${ms(median(taken.map(run => run.pickToRow)))} (${ms(Math.max(...taken.map(run => run.pickToRow)))})`,
+        ratio === null ? '–' : `×${ratio.toFixed(3)}`,
         `${ms(median(taken.map(run => run.ready)))} (${ms(Math.max(...taken.map(run => run.ready)))})`,
         `${(median(taken.map(run => run.firstLoadJs)) / 1024).toFixed(1)} KB`,
+        awaitedWords(taken),
+        `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
       ]
     })
-    console.log(rows)
+    console.log(rows, JSON.stringify(runs))
     writeSection('Pick to row on a slow network', `
 /enviar on a phone from an empty profile at 400 kbps down and up, 400 ms round trip
 (\`Network.emulateNetworkConditions\`) and the CPU slowed ×${CPU_SLOWDOWN} (\`Emulation.setCPUThrottlingRate\`); a
@@ -130,7 +179,7 @@ bytes on the wire (gzip) received before ready. Medians of ${RUNS} cold loads of
 turn (1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, 2 cores,
 shared with other work). \`npx tsx bench/pick-to-row.ts --before <other .output>\`.
 
-${table(['build', 'pick to row: median (worst)', 'ready: median (worst)', 'first-load JS before ready'], rows)}
+${table(['build', 'pick to row: median (worst)', 'pick to row ÷ before, paired runs: median', 'ready: median (worst)', 'first-load JS before ready', 'scripts landed between pick and row (runs)', 'load average per run'], rows)}
 
 Goal: the row within ${GOAL_ROW_MS} ms of the pick, ready within ${GOAL_READY_MS} ms.
 

@@ -1,6 +1,5 @@
 import { markRaw, reactive, type Ref } from 'vue'
 import { ErrorCode } from '#shared/errors'
-import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
 import type { Messages } from '#shared/messages/pt-BR'
 import { ApiError } from '~/app-utils/api-error'
@@ -15,7 +14,7 @@ import * as store from '~/upload-client/store'
 import { createWordsSender, setItemWords, wordsEditable, wordsOwed, type Words } from '~/upload-client/item-words'
 import { deleteSentUpload, postJson } from '~/upload-client/transport'
 import { undoLeftMs } from '~/upload-client/undo'
-import { cleanText, type RefusedFile } from './words'
+import type { RefusedFile } from './words'
 
 /** Files sent at the same time: two hides each file's round trips without splitting a weak uplink too thin. */
 const FILE_CONCURRENCY = 2
@@ -41,11 +40,8 @@ export function loadUploadEngine(): Promise<Engine> {
   return engine
 }
 
-function newKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
-}
+/** A picked file and the row the page made for it at once (useUploadQueue), still to be checked. */
+export interface PickedFile { file: File, item: QueueItem }
 
 /** What the page shows of the queue, owned by useUploadQueue (in the first load); the runner changes it. */
 export interface QueueState {
@@ -76,12 +72,11 @@ export function createQueueRunner(state: QueueState, t: Messages) {
   const removed = new Set<string>()
   let started = false
   const pickedTwice = pickedTwiceCheck(() => items.value, running)
-  /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
-  const pickedFiles = new Map<string, string>()
-  const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
+  /** Rows shown for picked files not yet checked: the browser keeps nothing of them until they pass. */
+  const unchecked = new Set<string>()
 
   async function persist(item: QueueItem) {
-    if (removed.has(item.key)) return
+    if (removed.has(item.key) || unchecked.has(item.key)) return
     await store.saveRecord(toRecord(item))
     // Words the server lacks (typed while init was on its way, say) follow at the next pause.
     if (wordsOwed(item)) scheduleWords()
@@ -263,40 +258,43 @@ export function createQueueRunner(state: QueueState, t: Messages) {
     void restore()
   }
 
+  /** A row the check refused, or that could not be checked, leaves the page. */
+  function dropRow(key: string) {
+    unchecked.delete(key)
+    items.value = items.value.filter(other => other.key !== key)
+  }
+
   /**
-   * Checks picked files and starts sending the acceptable ones at once (a guest who picks and puts
-   * the phone away sends them), with the words given for them: by default the page's current name
-   * and message; a recording sends its own (a voice message carries no photo caption). Answers the
-   * refused ones.
+   * Checks picked files, whose rows the page already shows (`waiting`), and starts sending the
+   * acceptable ones at once, each with the words its row was given. Answers the refused ones,
+   * their rows taken away; a row cancelled meanwhile is left alone.
    */
-  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
+  async function addFiles(picked: PickedFile[], limits: EventLimits): Promise<RefusedFile[]> {
     const refused: RefusedFile[] = []
+    for (const { item } of picked) unchecked.add(item.key)
     let checkMediaFile: Engine['checkMediaFile']
     try {
       ({ checkMediaFile } = await loadUploadEngine())
     }
     catch {
       // Offline before the page kept its sending code: nothing can be checked or sent yet.
-      return files.map(file => ({ name: file.name, reason: t.refusal.notReady }))
+      for (const { item } of picked) dropRow(item.key)
+      return picked.map(({ file }) => ({ name: file.name, reason: t.refusal.notReady }))
     }
-    for (const file of files) {
-      const earlier = pickedFiles.get(identityOf(file))
-      if (earlier && find(earlier)) continue
+    for (const { file, item } of picked) {
+      if (removed.has(item.key)) continue
       const check = await checkMediaFile(file, limits, t)
+      if (removed.has(item.key)) continue
       if (!check.ok) {
+        dropRow(item.key)
         refused.push({ name: file.name, reason: check.reason })
         continue
       }
-      const item = reactive<QueueItem>({
-        key: newKey(), fileName: file.name, contentType: check.contentType, kind: check.kind, size: file.size,
-        durationSec: check.durationSec, author: cleanText(attached.author, AUTHOR_MAX_LENGTH), message: cleanText(attached.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
-        uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
-        hash: null, duplicate: false, undo: null,
-        // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
-        file: markRaw(file), phase: 'queued', sentBytes: 0, thumbUrl: null,
-      }) as QueueItem
-      items.value.push(item)
-      pickedFiles.set(identityOf(file), item.key)
+      unchecked.delete(item.key)
+      item.contentType = check.contentType
+      item.kind = check.kind
+      item.durationSec = check.durationSec
+      item.phase = 'queued'
       void attachThumbnail(item)
       // The record first, then the bytes: a record whose file never arrived is reported, not lost silently.
       if (!(await store.saveRecord(toRecord(item))) || !(await store.saveFile(item.key, file))) storageOk.value = false

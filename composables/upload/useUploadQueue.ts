@@ -1,5 +1,5 @@
-import { computed, effectScope, ref, watch } from 'vue'
-import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH } from '#shared/limits'
+import { computed, effectScope, markRaw, reactive, ref, watch } from 'vue'
+import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, kindOfContentType } from '#shared/limits'
 import type { EventLimits } from '#shared/media/checks'
 import { useMessages } from '../useMessages'
 import { isOffline } from '~/upload-client/backoff'
@@ -8,7 +8,7 @@ import type { Words } from '~/upload-client/item-words'
 import { UPLOAD_RECORDS_DB } from '~/app-utils/storage-keys'
 import { summarize } from '~/upload-client/summary'
 import { whenIdle } from '~/app-utils/when-idle'
-import type { QueueRunner, QueueState } from './queue-runner'
+import type { PickedFile, QueueRunner, QueueState } from './queue-runner'
 import { cleanText, type RefusedFile } from './words'
 
 export type { RefusedFile } from './words'
@@ -17,6 +17,29 @@ export type { RefusedFile } from './words'
 const STALL_MS = 10_000
 /** How often the queue looks for that. */
 const STALL_CHECK_MS = 1000
+
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+}
+
+/**
+ * A picked file's row, made from what the picker says of it (name, size, type) without reading
+ * it: shown at once, before the sending code, the queue's store or the file's own bytes are
+ * there. It waits (`waiting`) until the runner has checked the file; the check may still refuse
+ * it, or correct its type and kind from its bytes.
+ */
+function pickedRow(file: File, words: Words): QueueItem {
+  return reactive<QueueItem>({
+    key: newKey(), fileName: file.name, contentType: file.type, kind: kindOfContentType(file.type), size: file.size,
+    durationSec: null, author: cleanText(words.author, AUTHOR_MAX_LENGTH), message: cleanText(words.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
+    uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
+    hash: null, duplicate: false, undo: null,
+    // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
+    file: markRaw(file), phase: 'waiting', sentBytes: 0, thumbUrl: null,
+  }) as QueueItem
+}
 
 /**
  * Whether an earlier visit may have left files in this browser: not when the queue's database was
@@ -55,6 +78,9 @@ function createQueue() {
   const online = ref(true)
   let started = false
   let runner: Promise<QueueRunner> | undefined
+  /** The files picked on this page, by what the picker says of them: picking one again adds no second row. */
+  const pickedFiles = new Map<string, string>()
+  const identityOf = (file: File) => `${file.name}\u0000${file.size}\u0000${file.lastModified}`
 
   /** The runner, fetched once and started with the queue; a failed fetch (offline) is asked again next time. */
   function loadRunner(): Promise<QueueRunner> {
@@ -89,32 +115,50 @@ function createQueue() {
   }
 
   /**
-   * Checks picked files and starts sending the acceptable ones at once (a guest who picks and puts
-   * the phone away sends them), with the words given for them: by default the page's current name
-   * and message; a recording sends its own (a voice message carries no photo caption). Answers the
-   * refused ones.
+   * Picked files get their rows now, in the same task as the pick; then the runner checks them
+   * and starts sending the acceptable ones at once (a guest who picks and puts the phone away
+   * sends them), with the words given for them: by default the page's current name and message;
+   * a recording sends its own (a voice message carries no photo caption). Answers the refused
+   * ones, whose rows are gone by then.
    */
   async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
+    const picked: PickedFile[] = []
+    for (const file of files) {
+      const earlier = pickedFiles.get(identityOf(file))
+      if (earlier && items.value.some(item => item.key === earlier)) continue
+      const item = pickedRow(file, attached)
+      pickedFiles.set(identityOf(file), item.key)
+      picked.push({ file, item })
+    }
+    items.value.push(...picked.map(({ item }) => item))
     let loaded: QueueRunner
     try {
       loaded = await loadRunner()
     }
     catch {
       // Offline before the page kept its sending code: nothing can be checked or sent yet.
-      return files.map(file => ({ name: file.name, reason: t.refusal.notReady }))
+      const keys = new Set(picked.map(({ item }) => item.key))
+      items.value = items.value.filter(item => !keys.has(item.key))
+      return picked.map(({ file }) => ({ name: file.name, reason: t.refusal.notReady }))
     }
-    return loaded.addFiles(files, limits, attached)
+    return loaded.addFiles(picked, limits)
   }
 
   /**
-   * Once the page has painted and the browser idles: the sending code (the runner and its engine)
-   * is fetched, not run, so a file picked on a slow network gets its row at once instead of
-   * after a round trip per chunk. The queue's store is not opened: a first visit leaves none.
-   * The engine is what every picked file needs; code only some files need (a video's own tools)
-   * is imported where it is used and stays out of this.
+   * Once the page has painted and the browser idles: what a pick would otherwise wait for.
+   * The sending code (the runner and its engine) is fetched, not run, so a file picked on a slow
+   * network is checked and starts at once, instead of after a round trip per chunk; the queue's
+   * store is not opened (a first visit leaves none). The engine is what every picked file needs;
+   * code only some files need (a video's own tools) is imported where it is used and stays out of
+   * this. And the number formatter a row's size is written with ("1,5 MB") is made: the first
+   * one loads its locale's data, which took most of the time from a pick to its row (0.25–0.35 s
+   * of 0.4–0.5 s on a busy phone emulation; bench/RESULTS.md, "Pick to row on a slow network").
    */
   function prefetch() {
-    whenIdle(() => void import('./queue-runner').then(({ loadUploadEngine }) => loadUploadEngine()).catch(() => undefined))
+    whenIdle(() => {
+      t.format.bytes(1536)
+      void import('./queue-runner').then(({ loadUploadEngine }) => loadUploadEngine()).catch(() => undefined)
+    })
   }
 
   /** The guest reaches for the picker: the sending code is fetched while the chooser is open. */
@@ -153,7 +197,8 @@ function createQueue() {
   const doneCount = computed(() => items.value.filter(item => item.done && !item.duplicate).length)
   const alreadyCount = computed(() => items.value.filter(item => item.done && item.duplicate).length)
   const awaitingApproval = computed(() => items.value.some(item => item.done && item.status === 'pending'))
-  const summary = computed(() => summarize(items.value, online.value))
+  // A picked row still being checked is a file the guest sent (restored rows never stay `waiting`).
+  const summary = computed(() => summarize(items.value.map(item => (item.phase === 'waiting' ? { ...item, phase: 'queued' as const } : item)), online.value))
 
   /**
    * Sending while online, yet no byte moved (and no file finished) for STALL_MS: a server or a

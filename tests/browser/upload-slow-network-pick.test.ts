@@ -3,7 +3,7 @@ import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { photo, tempDir } from '../support/media'
-import { launchBrowser, phoneContext, until } from './support/browser'
+import { launchBrowser, PHONE, phoneContext, until } from './support/browser'
 
 /**
  * /enviar on a slow network (400 kbps, 400 ms round trip, CPU ×4): once the page says it listens,
@@ -55,5 +55,37 @@ describe('/enviar: a file picked on a slow network (phone, real server)', () => 
     await row.waitFor({ timeout: 10_000 })
     expect(await page.locator('main[data-ready]').count()).toBe(1)
     expect(await row.getAttribute('data-state')).toMatch(/^(queued|uploading|done)$/)
+  }, 120_000)
+
+  it('shows a picked file\'s row, waiting, while every script the HTML did not name is held back; the file goes once they arrive', async () => {
+    // The worker is blocked so that every script the page asks for comes through the route below
+    // (a worker's precache would answer some of them itself).
+    context = await browser.newContext({ baseURL: server.url, viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR', serviceWorkers: 'block' })
+    const page = await context.newPage()
+    const html = await (await fetch(`${server.url}/enviar`)).text()
+    const named = new Set([...html.matchAll(/\/_nuxt\/[\w.-]+\.js/g)].map(([path]) => path))
+    expect(named.size).toBeGreaterThan(0)
+    const held: (() => void)[] = []
+    let holding = true
+    await page.route('**/_nuxt/*.js', async (route) => {
+      if (holding && !named.has(new URL(route.request().url()).pathname)) await new Promise<void>(resolve => held.push(resolve))
+      await route.continue()
+    })
+    await page.goto('/enviar')
+    await page.locator('main[data-ready]').waitFor({ timeout: 30_000 })
+    // The idle-time fetch of the sending code has asked and waits.
+    await until(() => held.length > 0, 30_000, 'the sending code asked for in idle time')
+
+    await page.setInputFiles('input[type=file]', [await photo(dir, 'RETIDO.jpg', 'retido', 80, 1200, 900)])
+    const row = page.locator('[data-testid=upload-item][data-name="RETIDO.jpg"]')
+    await row.waitFor({ timeout: 10_000 })
+    expect(await row.getAttribute('data-phase')).toBe('waiting')
+    expect(await row.getAttribute('data-state')).toBe('queued')
+    expect(held.length).toBeGreaterThan(0)
+
+    holding = false
+    for (const release of held.splice(0)) release()
+    await page.locator('[data-testid=upload-item][data-name="RETIDO.jpg"][data-state=done]').waitFor({ timeout: 60_000 })
+    expect(await page.locator('[data-testid=upload-item]').count()).toBe(1)
   }, 120_000)
 })
