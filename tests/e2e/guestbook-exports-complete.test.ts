@@ -34,8 +34,9 @@ describe('the guestbook\'s exports hold every approved message, however many', (
     const response = await fetchFresh(`${server.url}/api/admin/export.zip`, { headers: { cookie: server.cookie } })
     expect(response.status).toBe(200)
     const entries = await unzip(Buffer.from(await response.arrayBuffer()))
-    expect(entries.map(entry => entry.name)).toEqual(['guestbook.csv', 'manifest.csv'])
-    const lines = entries[0]!.bytes.toString('utf8').split('\r\n')
+    // comments.csv (the photos' comments, none here) comes first, then the guestbook.
+    expect(entries.map(entry => entry.name)).toEqual(['comments.csv', 'guestbook.csv', 'manifest.csv'])
+    const lines = entries[1]!.bytes.toString('utf8').split('\r\n')
     expect(lines.shift()).toBe('\uFEFFid,tipo,autor,recado,duração (s),enviado em,arquivo')
     expect(lines.pop()).toBe('')
     expect(lines).toEqual(seeded.map(message => [message.id, 'text', message.author, message.text, '', new Date(message.createdAt).toISOString(), ''].join(',')))

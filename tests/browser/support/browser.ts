@@ -43,9 +43,10 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
  * of the slide's hold pass at once, but only while every slide is shown whole. A slide still
  * loading keeps its real time, so its load deadline never passes for want of a moment.
  */
-export async function skipSlideHold(page: Page, ms: number): Promise<void> {
+export async function skipSlideHold(page: Page, ms: number): Promise<boolean> {
   const settled = await page.evaluate(() => document.querySelectorAll('.slideshow-slide:not(.slideshow-slide--ready)').length === 0)
   if (settled) await page.clock.fastForward(ms)
+  return settled
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
