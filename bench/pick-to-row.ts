@@ -8,10 +8,11 @@ import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { login, api } from '../tests/support/http'
 import { photo, tempDir } from '../tests/support/media'
 import { ROOT, startServer, type TestServer } from '../tests/support/server'
+import { launchChromium } from '../tests/support/chromium'
 import { table, writeSection } from './lib'
 
 const RUNS = 5
@@ -142,10 +143,7 @@ async function main() {
     ...(before ? [{ name: `before (\`${relative(ROOT, before)}\`)`, server: await eventServer(join(before, 'server/index.mjs')), names: await chunkNames(before) }] : []),
     { name: 'this build', server: await eventServer(), names: await chunkNames(join(ROOT, '.output')) },
   ]
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const runs = servers.map(() => [] as Run[])
     const loadBefore = loadavg()[0]!
