@@ -213,6 +213,7 @@ describe('stats', () => {
     expect((await api(server.url, '/api/admin/stats', { cookie: server.cookie })).body).toEqual({
       total: 0, pending: 0, approved: 0, rejected: 0, photos: 0, videos: 0, totalBytes: 0, lastUploadAt: null, perHour: [],
       messages: { total: 0, pending: 0, approved: 0, rejected: 0 },
+      comments: { total: 0, pending: 0, approved: 0, rejected: 0 },
     })
   })
 
@@ -254,6 +255,7 @@ describe('stats', () => {
       lastUploadAt: list[0].createdAt,
       perHour: [...hours].sort(([a], [b]) => (a < b ? -1 : 1)).map(([hour, count]) => ({ hour, count })),
       messages: { total: 0, pending: 0, approved: 0, rejected: 0 },
+      comments: { total: 0, pending: 0, approved: 0, rejected: 0 },
     })
     expect(stats.body.lastUploadAt).toBe(list.map(item => item.createdAt).sort().at(-1))
   })
