@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
@@ -129,7 +130,10 @@ describe('gallery modes, PIN, downloads, limit and screen key (real server)', ()
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
     const author = target.author.toLowerCase().replace(/[^a-z0-9]+/g, '-')
     expect(download.suggestedFilename()).toBe(`ana-bruno_${author}_${target.id}.jpg`)
-    const saved = readFileSync((await download.path())!)
+    // The one Chromium is shared over a connection: the file is copied out, never read in place.
+    const savedPath = join(tempDir(), download.suggestedFilename())
+    await download.saveAs(savedPath)
+    const saved = readFileSync(savedPath)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((one: any) => one.id === target.id)
     expect(saved.equals(Buffer.from(await (await fetch(item.url)).arrayBuffer()))).toBe(true)
     expect(saved.includes(Buffer.from('Exif'))).toBe(false)
