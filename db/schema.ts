@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
 import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, NOTIFY_FORMATS, NOTIFY_KINDS, NOTIFY_ON, UPLOAD_STATUSES } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
@@ -88,6 +88,12 @@ export const uploads = sqliteTable('uploads', {
    */
   guestId: text('guest_id'),
   /**
+   * The sending phone's own name for the file (its queue key, random): an init that comes again
+   * with it (the answer was lost on the way, or another sender on the phone got there first) is
+   * answered with this upload rather than a second one.
+   */
+  clientKey: text('client_key'),
+  /**
    * Set once an admin has changed the author or the message: from then on the words are the
    * couple's, and the sending device's edit (`PATCH /api/uploads/:id`) is refused with
    * WORDS_LOCKED rather than silently undo theirs.
@@ -112,6 +118,8 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_unconfirmed_idx').on(table.createdAt).where(sql`confirmed_at IS NULL`),
   // Duplicates: the confirmed upload holding a hash (one event per database).
   index('uploads_content_hash_idx').on(table.contentHash).where(sql`confirmed_at IS NOT NULL AND content_hash IS NOT NULL`),
+  // Init's replay: one upload per phone queue key.
+  uniqueIndex('uploads_client_key_idx').on(table.clientKey).where(sql`client_key IS NOT NULL`),
   // A guest device's uploads, newest first ("my photos", and the per-guest limit's count).
   index('uploads_guest_idx').on(table.guestId, table.createdAt, table.id).where(sql`guest_id IS NOT NULL`),
   // Derived-image backlog.

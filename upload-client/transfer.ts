@@ -1,3 +1,4 @@
+import { CLIENT_KEY_PATTERN } from '#shared/client-key'
 import { ErrorCode } from '#shared/errors'
 import { FILE_NAME_MAX_LENGTH, PART_SIZE_BYTES, partSize } from '#shared/limits'
 import type { ConfirmUploadResponse, InitAnswer, InitUploadResponse, UploadTarget } from '#shared/schemas/upload'
@@ -130,6 +131,8 @@ async function init(trip: Trip): Promise<Destination | null> {
       author: words.author,
       message: words.message,
       ...(item.hash ? { hash: item.hash } : {}),
+      // Init tried again (its answer lost, or the phone's other sender first) answers the same upload.
+      ...(CLIENT_KEY_PATTERN.test(item.key) ? { clientKey: item.key } : {}),
     }, signal)
   })
   if ('duplicate' in response) {

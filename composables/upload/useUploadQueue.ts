@@ -18,10 +18,11 @@ const STALL_MS = 10_000
 /** How often the queue looks for that. */
 const STALL_CHECK_MS = 1000
 
+/** Random, and sent with init so that init tried again finds the same upload (docs/api.md). */
 function newKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+  // randomUUID needs a secure context; a venue laptop served over plain http has only getRandomValues.
+  if ('randomUUID' in crypto) return crypto.randomUUID()
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), byte => byte.toString(16).padStart(2, '0')).join('')
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from './zod'
 import type { MediaKind, UploadStatus } from '#shared/enums'
 import { FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
 import { authorNameSchema, guestText } from '#shared/schemas/common'
+import { CLIENT_KEY_PATTERN } from '#shared/client-key'
 
 /** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
 export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
@@ -17,6 +18,8 @@ export const initUploadSchema = z.strictObject({
   challengeToken: z.string().max(4096).optional(),
   /** SHA-256 of the exact bytes the phone sends, hex: the same bytes already sent answer "duplicate" (docs/api.md). */
   hash: contentHashSchema.optional(),
+  /** The phone's own random name for the file: init again with it answers the same upload (docs/api.md). */
+  clientKey: z.string().regex(CLIENT_KEY_PATTERN).optional(),
 })
 
 export type InitUploadBody = z.infer<typeof initUploadSchema>

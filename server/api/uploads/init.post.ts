@@ -11,7 +11,10 @@ export default defineEventHandler(async (event) => {
   // gallery is not open to this client, only a copy this device sent counts (duplicates.ts).
   const earlier = body.hash ? await findSentCopy(body, await seesGallery(event) ? null : guestId) : null
   if (earlier) return earlier
-  const created = await watchStorage(initUpload(body, guestId))
-  setResponseStatus(event, 201)
-  return created
+  // This file's init came before (its answer lost, or the phone's other sender first): that upload, 200.
+  const again = await replayInit(body)
+  if (again) return again
+  const { answer, created } = await watchStorage(initUpload(body, guestId))
+  setResponseStatus(event, created ? 201 : 200)
+  return answer
 })

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { ACCEPTED_TYPES, kindOfContentType, partLayout, SINGLE_PUT_MAX_BYTES } from '#shared/limits'
-import type { InitUploadBody, InitUploadResponse } from '#shared/schemas/upload'
+import type { InitAnswer, InitUploadBody } from '#shared/schemas/upload'
 import { searchTextOf } from '#shared/search'
 import { useConfig } from '../config'
 import { useDb } from '../db'
@@ -13,6 +13,7 @@ import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
 import { stepsOfKind } from './kind-steps'
+import { isClientKeyTaken, replayInit } from './init-replay'
 import { newUndoToken } from './undo'
 import { signUploadTarget } from './upload-target'
 
@@ -43,7 +44,7 @@ export async function assertAcceptable(body: InitUploadBody) {
  * sweeper: storage failing now deletes it again (503, nothing left); a crash leaves an unconfirmed
  * record that is swept with any bytes after a day.
  */
-export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<InitUploadResponse> {
+export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<{ answer: InitAnswer, created: boolean }> {
   const kind = await assertAcceptable(body)
   await assertStorageReachable()
   const id = newId()
@@ -68,11 +69,20 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
     // A spoken guestbook message is no shot of the disposable camera: it neither counts against the
     // per-guest limit nor lists among "my photos" (the guestbook has its own undo).
     guestId: kind === 'audio' ? null : guestId,
+    clientKey: body.clientKey ?? null,
     createdAt: now,
     updatedAt: now,
   } satisfies typeof uploads.$inferInsert
   // Written as given, so not read back: the whole row returned cost a burst more than the insert.
-  await useDb().insert(uploads).values(row)
+  try {
+    await useDb().insert(uploads).values(row)
+  }
+  catch (error) {
+    // The same file's init from the phone's other sender landed first: that upload is the answer.
+    const again = isClientKeyTaken(error) ? await replayInit(body) : null
+    if (again) return { answer: again, created: false }
+    throw error
+  }
   try {
     await assertGuestSlot(row)
     let multipartUploadId: string | null = null
@@ -81,7 +91,7 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
       await useDb().update(uploads).set({ multipartUploadId }).where(eq(uploads.id, id))
     }
     const target = await signUploadTarget({ ...row, multipartUploadId })
-    return { id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
+    return { answer: { id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }, created: true }
   }
   catch (error) {
     await useDb().delete(uploads).where(eq(uploads.id, id))

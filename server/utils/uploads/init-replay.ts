@@ -1,0 +1,44 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import { uploads } from '../../../db/schema'
+import { ErrorCode } from '#shared/errors'
+import type { InitAnswer, InitUploadBody } from '#shared/schemas/upload'
+import { searchTextOf } from '#shared/search'
+import { useConfig } from '../config'
+import { useDb } from '../db'
+import { apiError } from '../http/errors'
+import { newUndoToken } from './undo'
+import { signUploadTarget } from './upload-target'
+
+/**
+ * An init that comes again with a `clientKey` the server knows: the first answer was lost on the
+ * way (a venue's Wi-Fi drops it after the server wrote the record), or another sender on the same
+ * phone (the page, its service worker) got there first. It is answered with that upload, never a
+ * second one, so a file arrives once however often its init is tried. Null: a key not seen yet.
+ *
+ * A new undo token replaces the first: the sender asking again never received it (a sender that
+ * had would resume with the upload's id, not init). Words sent again are the newer ones.
+ */
+export async function replayInit(body: InitUploadBody): Promise<InitAnswer | null> {
+  if (!body.clientKey) return null
+  const row = await useDb().select().from(uploads).where(eq(uploads.clientKey, body.clientKey)).get()
+  if (!row) return null
+  if (row.size !== body.size || row.contentType !== body.contentType) {
+    throw apiError(400, ErrorCode.INVALID_REQUEST, 'Invalid request', { issues: [{ path: ['clientKey'], message: 'already given to another file' }] })
+  }
+  // Sent and confirmed meanwhile by the phone's other sender: it is there already.
+  if (row.confirmedAt) return { id: row.id, kind: row.kind, duplicate: true }
+  const undo = newUndoToken()
+  await useDb().update(uploads)
+    .set({ author: body.author, message: body.message, searchText: searchTextOf(body.author, body.message), undoTokenHash: undo.tokenHash, updatedAt: new Date() })
+    .where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
+  const target = await signUploadTarget(row)
+  return { id: row.id, status: 'pending', kind: row.kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
+}
+
+/** The insert of a second upload with a key already stored (two inits of one file at once). */
+export function isClientKeyTaken(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause.message.includes('uploads.client_key')) return true
+  }
+  return false
+}
