@@ -21,7 +21,7 @@ const STALL_CHECK_MS = 1000
 /** Random, and sent with init so that init tried again finds the same upload (docs/api.md). */
 function newKey(): string {
   // randomUUID needs a secure context; a venue laptop served over plain http has only getRandomValues.
-  if ('randomUUID' in crypto) return crypto.randomUUID()
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), byte => byte.toString(16).padStart(2, '0')).join('')
 }
 

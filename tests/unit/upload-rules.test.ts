@@ -57,8 +57,8 @@ beforeEach(() => {
 
 /** An upload initialised and its bytes sent, as a guest's page does. */
 async function sent() {
-  const init = await initUpload({ fileName: 'IMG_1.JPG', contentType: 'image/jpeg', size: photo.length, author: 'Ana', message: '' })
-  if (init.upload.type !== 'single') throw new Error('expected a single PUT')
+  const { answer: init } = await initUpload({ fileName: 'IMG_1.JPG', contentType: 'image/jpeg', size: photo.length, author: 'Ana', message: '' })
+  if ('duplicate' in init || init.upload.type !== 'single') throw new Error('expected a new upload sent in a single PUT')
   putSigned(store, init.upload.url, photo)
   return init
 }
