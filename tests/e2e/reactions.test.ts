@@ -108,6 +108,19 @@ describe.each(['local', 's3'] as const)('hearts and comments (%s driver)', (driv
     expect(moved.body.items.find((item: { id: string }) => item.id === photo.id).hearts).toBe(1)
   })
 
+  it('hearts leave the admin\'s stats and comments list at 304 (the tablet polls them); a comment moves both', async () => {
+    const photo = await seedPhoto(server.url)
+    const stats = await admin('/api/admin/stats')
+    const comments = await admin('/api/admin/comments')
+    const unchanged = async (path: string, tag: string) => (await admin(path, { headers: { 'if-none-match': tag } })).status
+    expect((await device().heart(photo.id)).status).toBe(200)
+    expect(await unchanged('/api/admin/stats', stats.headers.get('etag')!)).toBe(304)
+    expect(await unchanged('/api/admin/comments', comments.headers.get('etag')!)).toBe(304)
+    expect((await device().comment(photo.id, { author: 'Lia', text: 'Linda!' })).status).toBe(201)
+    expect(await unchanged('/api/admin/stats', stats.headers.get('etag')!)).toBe(200)
+    expect(await unchanged('/api/admin/comments', comments.headers.get('etag')!)).toBe(200)
+  })
+
   it('only approved photos and videos can be hearted or commented: a pending upload and an unknown id are 404 NOT_FOUND', async () => {
     await setModeration(server.url, server.cookie, 'pre')
     const pending = await seedPhoto(server.url)
