@@ -144,6 +144,21 @@ export const uploadSearchKeys = sqliteTable('upload_search_keys', {
   uploadId: text('upload_id').notNull().unique(),
 })
 
+/** What a guest's moderated words carry, a guestbook message as a comment (fresh builders per table). */
+function moderatedWordsColumns() {
+  return {
+    status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
+    author: text('author').notNull().default(''),
+    text: text('text').notNull(),
+    /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
+    searchText: text('search_text').notNull().default(''),
+    /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
+    undoTokenHash: text('undo_token_hash'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  }
+}
+
 /**
  * A guest's written message for the couple (the guestbook). Spoken messages are uploads of kind
  * `audio` instead: they travel the upload protocol with their bytes. Ids come from the same
@@ -151,15 +166,7 @@ export const uploadSearchKeys = sqliteTable('upload_search_keys', {
  */
 export const guestbookMessages = sqliteTable('guestbook_messages', {
   id: text('id').primaryKey(),
-  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
-  author: text('author').notNull().default(''),
-  text: text('text').notNull(),
-  /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
-  searchText: text('search_text').notNull().default(''),
-  /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
-  undoTokenHash: text('undo_token_hash'),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  ...moderatedWordsColumns(),
 }, table => [
   // Public list (approved) and the admin's status filter, newest first, keyset over (created_at, id).
   index('guestbook_status_created_idx').on(table.status, table.createdAt, table.id),
@@ -329,15 +336,7 @@ export const hearts = sqliteTable('hearts', {
 export const comments = sqliteTable('comments', {
   id: text('id').primaryKey(),
   uploadId: text('upload_id').notNull(),
-  status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('pending'),
-  author: text('author').notNull().default(''),
-  text: text('text').notNull(),
-  /** author + text folded for the admin's search, as uploads.search_text (shared/search.ts). */
-  searchText: text('search_text').notNull().default(''),
-  /** SHA-256 of the undo token the sending device holds (never the token itself), as for uploads. */
-  undoTokenHash: text('undo_token_hash'),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  ...moderatedWordsColumns(),
 }, table => [
   // An upload's approved comments oldest first, its count and its latest (gallery, viewer).
   index('comments_upload_status_created_idx').on(table.uploadId, table.status, table.createdAt, table.id),

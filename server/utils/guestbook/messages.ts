@@ -1,28 +1,15 @@
 import { eq } from 'drizzle-orm'
 import { guestbookMessages, type GuestbookMessageRow } from '../../../db/schema'
 import type { GuestbookPostBody, GuestbookPostResponse } from '#shared/schemas/guestbook'
-import { searchTextOf } from '#shared/search'
 import type { Db, DbTransaction as Tx } from '../db'
+import { newModeratedWords } from '../moderated-words'
 
 /** A written message from a guest: shown at once under post-moderation, after an admin's approval under pre. */
 export async function postGuestbookMessage(body: GuestbookPostBody): Promise<GuestbookPostResponse> {
-  const { moderation } = await getEventSettings()
-  const status = moderation === 'post' ? 'approved' : 'pending'
-  const undo = newUndoToken()
-  const now = new Date()
-  const id = newId()
-  await useDb().insert(guestbookMessages).values({
-    id,
-    status,
-    author: body.author,
-    text: body.text,
-    searchText: searchTextOf(body.author, body.text),
-    undoTokenHash: undo.tokenHash,
-    createdAt: now,
-    updatedAt: now,
-  })
-  announceNewItem({ id, kind: 'message', author: body.author, status })
-  return { id, status, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
+  const { row, undoToken } = await newModeratedWords(body)
+  await useDb().insert(guestbookMessages).values(row)
+  announceNewItem({ id: row.id, kind: 'message', author: body.author, status: row.status })
+  return { id: row.id, status: row.status, undoToken, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
 }
 
 export async function findGuestbookMessage(id: string, db: Db | Tx = useDb()): Promise<GuestbookMessageRow | undefined> {

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import { comments, type CommentRow } from '../../../db/schema'
 import { encodeUploadCursor } from '#shared/cursor'
 import type { CommentItem, CommentPage, CommentPostAnswer, CommentPostBody } from '#shared/schemas/reactions'
-import { searchTextOf } from '#shared/search'
+import { newModeratedWords } from '../moderated-words'
 import { cursorFromQuery } from '../paging/keyset'
 import { requireGalleryPicture } from './picture'
 
@@ -18,29 +18,16 @@ export type NewComment = Pick<CommentRow, 'id' | 'uploadId' | 'status' | 'author
  * upload deleted meanwhile takes the comment with it (its delete trigger).
  */
 export async function createComment(uploadId: string, body: CommentPostBody): Promise<{ comment: NewComment, answer: CommentPostAnswer }> {
-  const { moderation } = await getEventSettings()
-  const status = moderation === 'post' ? 'approved' : 'pending'
-  const undo = newUndoToken()
-  const now = new Date()
-  const id = newId()
+  const { row, undoToken } = await newModeratedWords(body)
   await useDb().transaction(async (tx) => {
     await requireGalleryPicture(uploadId, tx)
-    await tx.insert(comments).values({
-      id,
-      uploadId,
-      status,
-      author: body.author,
-      text: body.text,
-      searchText: searchTextOf(body.author, body.text),
-      undoTokenHash: undo.tokenHash,
-      createdAt: now,
-      updatedAt: now,
-    })
+    await tx.insert(comments).values({ ...row, uploadId })
   })
+  const { id, status, createdAt: now } = row
   const undoUntil = new Date(now.getTime() + useConfig().UNDO_WINDOW_SECONDS * 1000).toISOString()
   return {
     comment: { id, uploadId, status, author: body.author, text: body.text, createdAt: now },
-    answer: { id, status, undoToken: undo.token, undoUntil },
+    answer: { id, status, undoToken, undoUntil },
   }
 }
 
