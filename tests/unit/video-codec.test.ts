@@ -16,7 +16,9 @@ beforeAll(() => {
   files.h264 = makeMedia(join(dir, 'h264.mp4'), picture, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'])
   files.hev1 = makeMedia(join(dir, 'hev1.mp4'), picture, x265)
   // What an iPhone writes: HEVC tagged hvc1 in a QuickTime file, portrait by a rotation.
-  files.iphone = makeMedia(join(dir, 'iphone.mov'), picture, [...x265, '-tag:v', 'hvc1', '-metadata:s:v:0', 'rotate=90'])
+  // (Debian's ffmpeg 5.1 writes the rotation only when it copies the stream, not while it encodes.)
+  makeMedia(join(dir, 'landscape.mov'), picture, [...x265, '-tag:v', 'hvc1'])
+  files.iphone = makeMedia(join(dir, 'iphone.mov'), ['-i', join(dir, 'landscape.mov')], ['-c', 'copy', '-tag:v', 'hvc1', '-metadata:s:v:0', 'rotate=90'])
   files.vp9Webm = makeMedia(join(dir, 'vp9.webm'), picture, ['-c:v', 'libvpx-vp9', '-b:v', '50k'])
   files.vp9Mp4 = makeMedia(join(dir, 'vp9.mp4'), picture, ['-c:v', 'libvpx-vp9', '-b:v', '50k'])
   files.hevcMkv = makeMedia(join(dir, 'hevc.mkv'), picture, x265)
@@ -28,7 +30,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const codecOf = (bytes: Uint8Array, container: 'mp4' | 'matroska') => readVideoCodec(blobReader(new Blob([bytes])), bytes.length, container)
+const codecOf = (bytes: Uint8Array, container: 'mp4' | 'matroska') => readVideoCodec(blobReader(new Blob([new Uint8Array(bytes)])), bytes.length, container)
 
 describe('readVideoCodec', () => {
   it('reads h264 from libx264\'s avc1 sample entry', async () => {
@@ -74,7 +76,7 @@ describe('readVideoCodec', () => {
 describe('the location scan reads the codec with the duration', () => {
   it('answers videoCodec beside durationSec, and neither without measureDuration', async () => {
     const bytes = files.iphone!
-    const read = blobReader(new Blob([bytes]))
+    const read = blobReader(new Blob([new Uint8Array(bytes)]))
     const measured = await scanVideoLocation(read, bytes.length, { container: 'mp4', measureDuration: true })
     expect(measured).toMatchObject({ ok: true, videoCodec: 'hevc' })
     expect(measured.ok && measured.durationSec).toBeCloseTo(1, 1)

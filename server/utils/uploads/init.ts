@@ -12,6 +12,7 @@ import { apiError } from '../http/errors'
 import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
+import { displayCopyMaker } from './display-copy'
 import { stepsOfKind } from './kind-steps'
 import { newUndoToken } from './undo'
 import { signUploadTarget } from './upload-target'
@@ -81,7 +82,10 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
       await useDb().update(uploads).set({ multipartUploadId }).where(eq(uploads.id, id))
     }
     const target = await signUploadTarget({ ...row, multipartUploadId })
-    return { id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
+    return {
+      id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS,
+      ...(kind === 'video' ? { displayCopy: displayCopyMaker() } : {}),
+    }
   }
   catch (error) {
     await useDb().delete(uploads).where(eq(uploads.id, id))
