@@ -17,7 +17,7 @@ import { useBrowser } from './support/fixture'
  * start within VIDEO_START_MS (its bytes held back) shows its poster for a slide's time, and the
  * show goes on. Real server, real Chromium; the held video is held by the page's own network route.
  */
-describe('the projector and videos it cannot play', () => {
+describe('the projector, the viewer and videos they cannot play', () => {
   const server = useTestServer({ admin: true, env: { FFMPEG_PATH: '/nonexistent/ffmpeg' } })
   const pages = useBrowser({ server })
   const ids = { hevc: '', broken: '', held: '' }
@@ -25,7 +25,7 @@ describe('the projector and videos it cannot play', () => {
   let heldKey = ''
 
   beforeAll(async () => {
-    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post' }, cookie: server.cookie })).status).toBe(200)
+    expect((await api(server.url, '/api/admin/event', { method: 'PATCH', json: { moderation: 'post', guestDownloads: true }, cookie: server.cookie })).status).toBe(200)
     const dir = tempDir()
     const picture = lavfi(testPicture(1, '160x120', 10))
     const clips = {
@@ -85,5 +85,17 @@ describe('the projector and videos it cannot play', () => {
     const last = await onScreen(page)
     await page.clock.fastForward(20_000 + 1000)
     await until(async () => (await onScreen(page)) !== last, 20_000, 'the next slide after a poster')
+  })
+
+  it('the phone viewer shows a poster-only video as its poster, says where it plays, and offers the download', async () => {
+    const page = await pages.page('phone', '/galeria')
+    await page.locator(`[data-testid=gallery-item][data-id="${ids.hevc}"]`).click()
+    const viewer = page.locator('[data-testid=viewer]')
+    await viewer.waitFor()
+    expect(await viewer.locator('video').count()).toBe(0)
+    expect(await viewer.locator('[data-testid=viewer-poster]').getAttribute('src')).toBe(posters.hevc)
+    expect(await viewer.locator('[data-testid=viewer-poster-only]').textContent()).toContain('Este vídeo toca no celular de quem o gravou.')
+    expect(await viewer.locator('[data-testid=download]').getAttribute('href')).toBe(`${server.url}/api/gallery/download/${ids.hevc}`)
+    expect(await viewer.locator('[data-testid=viewer-sound]').count()).toBe(0)
   })
 })
