@@ -154,6 +154,13 @@ describe.each(['local', 's3'] as const)('display copies made by the server\'s ff
     expect(exported.some(entry => entry.bytes.equals(clips.iphone))).toBe(true)
     expect(exported.some(entry => entry.bytes.equals(clips.vp9))).toBe(true)
     expect(exported.some(entry => entry.bytes.equals(copy))).toBe(false)
+    // The manifest names the original's entry, and says guests were shown a copy of it.
+    const manifest = exported.find(entry => entry.name === 'manifest.csv')!.bytes.toString('utf8').split('\r\n')
+    const line = manifest.find(row => row.startsWith(`${sent.iphone!.id},`))!
+    const original = exported.find(entry => entry.bytes.equals(clips.iphone))!
+    expect(line).toContain(`,${original.name},IMG_0042.MOV,`)
+    expect(line.endsWith(',convidados viram uma cópia H.264 (o original está aqui)')).toBe(true)
+    expect(manifest.find(row => row.startsWith(`${sent.h264!.id},`))!.endsWith(',0,0,')).toBe(true)
   })
 
   it('deleting the video removes its copy from storage', async () => {
