@@ -12,16 +12,14 @@ import { deleteObjectOrRetryLater } from '../storage/deletions'
 import { displayCopyKeyOf } from '../storage/keys'
 import { StorageUnavailableError } from '../storage/media-store'
 import { useMediaStore } from '../storage/use-media-store'
-import { ENCODE_THREADS, FfmpegFailed, ffmpegPath, ffprobePath, runNiced } from './ffmpeg'
+import { copyArguments, HDR_TRANSFERS } from './copy-arguments'
+import { FfmpegFailed, ffmpegPath, ffprobePath, runNiced } from './ffmpeg'
 
 /*
  * A video whose codec not every browser plays (an iPhone's HEVC on Chromium for Linux, most TVs)
  * gets an H.264/AAC copy that the gallery, the viewer, downloads and the projector use; the
  * original stays for the couple's export. Made here, one at a time, when this server has ffmpeg.
  */
-
-/** The long side of a display copy: Immich's choice too, plenty for a phone or a projector. */
-export const DISPLAY_COPY_LONG_SIDE = 1280
 
 /** Who makes copies for this server's uploads: init tells the phone. */
 export function displayCopyMaker(): DisplayCopyMaker {
@@ -37,35 +35,12 @@ export function displayAtConfirm(codec: VideoCodec | null): VideoDisplay {
 /** A transcode stopped after this (plus four times the video's length): a stuck ffmpeg must not hold the queue. */
 const TIME_LIMIT_BASE_MS = 120_000
 
-/** Transfers that make HDR pictures (PQ, HLG): tone-mapped, or the copy looks washed out on SDR screens. */
-const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67'])
-
-const fit = `scale=w='min(${DISPLAY_COPY_LONG_SIDE},iw)':h='min(${DISPLAY_COPY_LONG_SIDE},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`
-const toneMap = 'zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv'
-
 async function isHdr(input: string, timeLimitMs: number): Promise<boolean> {
   const ffprobe = ffprobePath()
   if (!ffprobe) return false
   const transfer = await runNiced(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=color_transfer', '-of', 'csv=p=0', input], timeLimitMs)
     .catch(() => '')
   return HDR_TRANSFERS.has(transfer.trim())
-}
-
-/**
- * The ffmpeg arguments of a copy: the first picture and sound only, rotated as the phone meant it
- * (ffmpeg applies the rotation, so the copy needs none), at most DISPLAY_COPY_LONG_SIDE, H.264
- * High 4:2:0 and AAC, `faststart` so a browser plays it before it has it all, and no metadata
- * (`-map_metadata -1`: no position, no tag of the original reaches the copy).
- */
-export function copyArguments(input: string, output: string, hdr: boolean): string[] {
-  return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-threads', String(ENCODE_THREADS), '-i', input,
-    '-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1',
-    '-filter_threads', '1', '-vf', hdr ? `${toneMap},${fit},format=yuv420p` : `${fit},format=yuv420p`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-threads', String(ENCODE_THREADS),
-    '-c:a', 'aac', '-b:a', '128k', '-ac', '2',
-    '-movflags', '+faststart', '-f', 'mp4', output,
-  ]
 }
 
 /** The copy's bytes, made from the stored original in a scratch folder removed afterwards. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
-import { availableParallelism, setPriority } from 'node:os'
+import { setPriority } from 'node:os'
 import { basename, delimiter, dirname, join } from 'node:path'
 import { useConfig } from '../config'
 
@@ -38,12 +38,6 @@ export function ffprobePath(): string | null {
   const probe = join(dirname(ffmpeg), basename(ffmpeg).replace(/ffmpeg/, 'ffprobe'))
   return probe !== ffmpeg && isExecutableFile(probe) ? probe : null
 }
-
-/**
- * Threads one encode may use: half the cores, so that on a 2-core server one is always left to
- * answer guests while a copy is made.
- */
-export const ENCODE_THREADS = Math.max(1, Math.floor(availableParallelism() / 2))
 
 /** Below the server's own priority: the scheduler gives the answering process the core first. */
 const NICENESS = 10
