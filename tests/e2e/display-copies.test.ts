@@ -20,7 +20,7 @@ import { unzip } from '../support/zip'
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'display-copies-'))
-const clips: Record<'iphone' | 'vp9' | 'h264' | 'wide' | 'slow', Buffer> = {} as never
+const clips: Record<'iphone' | 'vp9' | 'h264' | 'wide' | 'hdr' | 'slow', Buffer> = {} as never
 const x265 = ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error']
 
 beforeAll(() => {
@@ -32,19 +32,21 @@ beforeAll(() => {
   clips.vp9 = makeMedia(join(dir, 'vp9.webm'), [...picture, ...lavfi(tone(1))], ['-c:v', 'libvpx-vp9', '-b:v', '50k', '-c:a', 'libopus', '-shortest'])
   clips.h264 = makeMedia(join(dir, 'h264.mp4'), picture, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'])
   clips.wide = makeMedia(join(dir, 'wide.mp4'), lavfi(testPicture(1, '1600x900', 3)), x265)
+  // HDR as an iPhone films it: 10-bit HEVC, BT.2020 primaries, PQ transfer.
+  clips.hdr = makeMedia(join(dir, 'hdr.mov'), picture, [...x265, '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p10le', '-color_primaries', 'bt2020', '-color_trc', 'smpte2084', '-colorspace', 'bt2020nc'])
   clips.slow = makeMedia(join(dir, 'slow.mp4'), lavfi(testPicture(2, '320x240', 10)), x265)
 }, 60_000)
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-interface Probed { streams: { codec_type: string, codec_name: string, width?: number, height?: number, side_data_list?: { rotation?: number }[] }[], format: { format_name: string, tags?: Record<string, string> } }
+interface Probed { streams: { codec_type: string, codec_name: string, width?: number, height?: number, color_transfer?: string, pix_fmt?: string, side_data_list?: { rotation?: number }[] }[], format: { format_name: string, tags?: Record<string, string> } }
 
 /** What ffprobe reads in `bytes`. */
 function probe(bytes: Buffer): Probed {
   const file = join(dir, `probe-${Math.random().toString(36).slice(2)}`)
   writeFileSync(file, bytes)
   try {
-    return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height:stream_side_data=rotation:format=format_name:format_tags', '-of', 'json', file]).toString())
+    return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,color_transfer,pix_fmt:stream_side_data=rotation:format=format_name:format_tags', '-of', 'json', file]).toString())
   }
   finally {
     rmSync(file)
@@ -83,7 +85,7 @@ describe.each(['local', 's3'] as const)('display copies made by the server\'s ff
 
   beforeAll(async () => {
     await api(server.url, '/api/admin/event', { method: 'PATCH', json: { guestDownloads: true }, cookie: server.cookie })
-    for (const [name, contentType, fileName] of [['iphone', 'video/quicktime', 'IMG_0042.MOV'], ['vp9', 'video/webm', 'clip.webm'], ['h264', 'video/mp4', 'clip.mp4'], ['wide', 'video/mp4', 'wide.mp4']] as const) {
+    for (const [name, contentType, fileName] of [['iphone', 'video/quicktime', 'IMG_0042.MOV'], ['vp9', 'video/webm', 'clip.webm'], ['h264', 'video/mp4', 'clip.mp4'], ['wide', 'video/mp4', 'wide.mp4'], ['hdr', 'video/quicktime', 'hdr.mov']] as const) {
       const { init, confirm } = await uploadFile(server.url, clips[name], videoBody(clips[name], fileName, contentType))
       expect([confirm.status, confirm.body.status]).toEqual([200, 'approved'])
       sent[name] = { id: init.id, initBody: init }
@@ -120,6 +122,12 @@ describe.each(['local', 's3'] as const)('display copies made by the server\'s ff
     const item = await listed(server.url, sent.wide!.id)
     const video = probe(await bytesAt(item.url)).streams.find(stream => stream.codec_type === 'video')!
     expect([video.codec_name, video.width, video.height]).toEqual(['h264', 1280, 720])
+  })
+
+  it('an HDR (PQ) video\'s copy is tone-mapped to SDR: BT.709, 8-bit 4:2:0', async () => {
+    const item = await listed(server.url, sent.hdr!.id)
+    const video = probe(await bytesAt(item.url)).streams.find(stream => stream.codec_type === 'video')!
+    expect([video.codec_name, video.pix_fmt, video.color_transfer]).toEqual(['h264', 'yuv420p', 'bt709'])
   })
 
   it('a VP9 WebM gets an H.264 MP4 copy too', async () => {
