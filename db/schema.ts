@@ -1,17 +1,18 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 // Relative imports only: drizzle-kit reads this file and knows no aliases.
-import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, NOTIFY_FORMATS, NOTIFY_KINDS, NOTIFY_ON, UPLOAD_STATUSES } from '../shared/enums'
+import { GALLERY_MODES, LANGUAGES, MEDIA_KINDS, MODERATION_MODES, NOTIFY_FORMATS, NOTIFY_KINDS, NOTIFY_ON, UPLOAD_STATUSES, VIDEO_DISPLAYS } from '../shared/enums'
 import { EVENT_DEFAULTS } from '../shared/limits'
 import { PUBLIC_IMAGE_SOURCES } from '../shared/media/public-image'
 import type { PublicImagesDeclaration } from '../shared/schemas/public-images'
 
 /**
- * A confirmed upload the public could be shown once approved: a video, or a photo whose
+ * A confirmed upload the public could be shown once approved: a video whose display copy is not
+ * being made (a guest's HEVC would not play on the projector meanwhile), or a photo whose
  * metadata-free display image exists (the original may carry the guest's GPS position). The
  * gallery's WHERE repeats this very text so that SQLite can serve it from the partial index below.
  */
-export const DISPLAYABLE = sql.raw(`confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL)`)
+export const DISPLAYABLE = sql.raw(`confirmed_at IS NOT NULL AND ((kind = 'video' AND display IS NOT 'pending') OR display_key IS NOT NULL)`)
 
 /**
  * One row per guest upload. A row is created pending at init and stays invisible everywhere
@@ -46,6 +47,12 @@ export const uploads = sqliteTable('uploads', {
   thumbKey: text('thumb_key'),
   displayKey: text('display_key'),
   posterKey: text('poster_key'),
+  /** A video's picture codec as its container names it (shared/media/video-codec.ts); null when unread. */
+  videoCodec: text('video_codec'),
+  /** What a video's public address plays (VIDEO_DISPLAYS); null for photos and videos from before. */
+  display: text('display', { enum: VIDEO_DISPLAYS }),
+  /** A video's metadata-free H.264 display copy, when its original is not H.264 (display `copy`). */
+  displayCopyKey: text('display_copy_key'),
   derivedAt: integer('derived_at', { mode: 'timestamp_ms' }),
   /** The 960 px thumbnail for 3× screens; null for photos derived before it existed. */
   thumb2xKey: text('thumb2x_key'),

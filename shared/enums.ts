@@ -38,6 +38,18 @@ export type KindFilter = typeof KIND_FILTERS[number]
 export const LANGUAGES = ['pt-BR', 'en', 'es'] as const
 export type Language = typeof LANGUAGES[number]
 
+/**
+ * What a video's public address plays: the `original` (H.264, or a codec every browser plays), its
+ * H.264 display `copy`, nothing yet (`pending`: the copy is being made, the video is not listed), or
+ * only its poster (`poster-only`: no copy could be made; the original plays on phones that decode it).
+ */
+export const VIDEO_DISPLAYS = ['original', 'copy', 'pending', 'poster-only'] as const
+export type VideoDisplay = typeof VIDEO_DISPLAYS[number]
+
+/** Who makes a display copy of a video this server cannot serve as it is (init's `displayCopy`). */
+export const DISPLAY_COPY_MAKERS = ['server', 'phone', 'none'] as const
+export type DisplayCopyMaker = typeof DISPLAY_COPY_MAKERS[number]
+
 /** How a batch of new items reaches the couple's notifyUrl: a signed JSON webhook, or an ntfy text. */
 export const NOTIFY_FORMATS = ['json', 'ntfy'] as const
 export type NotifyFormat = typeof NOTIFY_FORMATS[number]

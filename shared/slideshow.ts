@@ -13,6 +13,12 @@ export const SLIDESHOW_PAGE = '/galeria'
 export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave' } as const
 
 export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
+/**
+ * A video that has not started playing by then (a codec the screen lacks, a stalled stream) shows
+ * its poster for a photo's time instead: the screen never waits on a black frame.
+ */
+export const VIDEO_START_MS = 3000
+
 export const SLIDESHOW_BOUNDS = {
   photoSeconds: { min: 2, max: 60 },
   inviteEvery: { min: 0, max: 200 },

@@ -2,7 +2,7 @@ import { SLIDESHOW_PAGE_SIZE, type GalleryItem, type GalleryPage } from '#shared
 import { galleryGateOf } from '../useGallery'
 import { createRotation } from './rotation'
 import { askToSave, savedIds, workerControlled } from './saved-media'
-import { SLIDESHOW_DEFAULTS } from '#shared/slideshow'
+import { SLIDESHOW_DEFAULTS, VIDEO_START_MS } from '#shared/slideshow'
 
 /** How many of the newest approved items the screen rotates through (and holds in memory). */
 export const SLIDESHOW_POOL_MAX = 300
@@ -54,7 +54,10 @@ export interface SlideLayer {
   key: number
   item: GalleryItem
   ready: boolean
-  /** A video shown as its poster, for a photo's time: offline, its bytes are not saved, its poster is. */
+  /**
+   * A video shown as its poster, for a photo's time: offline (its bytes are not saved, its poster
+   * is), one with no copy every screen plays (`poster-only`), or one that did not start playing.
+   */
   still: boolean
 }
 
@@ -254,7 +257,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       showTimer = setTimeout(advance, showing ? photoMs : ALL_FAILED_PAUSE_MS)
       return
     }
-    const still = item.kind === 'video' && !online.value
+    const still = item.kind === 'video' && (!online.value || item.display === 'poster-only')
     if (showing && item.id === showing.item.id && (item.kind === 'photo' || showing.still)) {
       // A single photo in the pool: it stays, no fade into itself (but it counts towards the card).
       layers.value = withoutPending
@@ -265,7 +268,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     }
     const layer: SlideLayer = { key: nextKey++, item, ready: false, still }
     layers.value = [...withoutPending, layer]
-    loadTimer = setTimeout(() => failed(layer.key), LOAD_TIMEOUT_MS)
+    loadTimer = setTimeout(() => failed(layer.key), item.kind === 'video' && !still ? VIDEO_START_MS : LOAD_TIMEOUT_MS)
   }
 
   /** The slide's media can be shown: fade it in, retire the older ones after the fade. */
@@ -300,11 +303,20 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     if (current.value?.key === key) advance()
   }
 
-  /** Could not load (offline and not cached, a broken file): skip it, and pause if nothing loads. */
+  /**
+   * Could not load (offline and not cached, a broken file): a video with a poster shows the poster
+   * instead; anything else is skipped, with a pause when nothing loads.
+   */
   function failed(key: number) {
     const layer = layers.value.find(candidate => candidate.key === key)
     if (!layer) return
     clearTimeout(loadTimer)
+    if (!layer.ready && layer.item.kind === 'video' && !layer.still && layer.item.thumbUrl) {
+      // Could not play (an error, or not started within VIDEO_START_MS): its poster, as a photo.
+      layers.value = layers.value.map(candidate => (candidate.key === key ? { ...candidate, still: true } : candidate))
+      loadTimer = setTimeout(() => failed(key), LOAD_TIMEOUT_MS)
+      return
+    }
     layers.value = layers.value.filter(candidate => candidate.key !== key)
     if (layer.ready) {
       advance()

@@ -49,6 +49,11 @@ const configSchema = z.object({
   TEST_CLOCK_FILE: optional,
   /** Notifications for the couple: at most one per this many seconds, carrying every new item since the last. */
   NOTIFY_BATCH_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(60),
+  /**
+   * The ffmpeg that makes display copies of videos browsers cannot play (HEVC, VP9, AV1); when unset,
+   * `ffmpeg` on the PATH. Set to a path with no ffmpeg, the server makes none (init says so).
+   */
+  FFMPEG_PATH: optional,
   /** How long a SQLite writer waits for a lock before the request answers 503. */
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 })

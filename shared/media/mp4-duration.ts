@@ -9,9 +9,9 @@ export type ByteReader = (start: number, end: number) => Promise<Uint8Array>
 
 const MAX_BOXES = 4096
 
-interface BoxHeader { type: string, start: number, headerSize: number, size: number }
+export interface BoxHeader { type: string, start: number, headerSize: number, size: number }
 
-async function readBoxHeader(read: ByteReader, offset: number, limit: number): Promise<BoxHeader | null> {
+export async function readBoxHeader(read: ByteReader, offset: number, limit: number): Promise<BoxHeader | null> {
   if (offset + 8 > limit) return null
   const bytes = await read(offset, Math.min(offset + 16, limit))
   if (bytes.length < 8) return null
@@ -31,7 +31,7 @@ async function readBoxHeader(read: ByteReader, offset: number, limit: number): P
   return { type, start: offset, headerSize, size }
 }
 
-async function findBox(read: ByteReader, type: string, from: number, to: number): Promise<BoxHeader | null> {
+export async function findBox(read: ByteReader, type: string, from: number, to: number): Promise<BoxHeader | null> {
   let offset = from
   for (let i = 0; i < MAX_BOXES && offset < to; i++) {
     const box = await readBoxHeader(read, offset, to)

@@ -39,6 +39,7 @@
  */
 import { readMp4Duration, type ByteReader } from './mp4-duration'
 import { readMatroskaDuration } from './matroska-duration'
+import { readVideoCodec, type VideoCodec } from './video-codec'
 import { ReadBudgetExceeded, WINDOWED_READER_DEFAULTS, windowedReader } from './windowed-reader'
 
 export type { ByteReader } from './mp4-duration'
@@ -64,7 +65,7 @@ export type VideoContainer = 'mp4' | 'matroska'
 export type LocationScanFailure = 'no-moov' | 'unreadable' | 'metadata-too-large' | 'too-complex' | 'location-track'
 
 export type LocationScan
-  = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[], durationSec?: number | null }
+  = | { ok: true, container: VideoContainer, patches: BytePatch[], removed: string[], durationSec?: number | null, videoCodec?: VideoCodec | null }
     | { ok: false, reason: LocationScanFailure }
 
 export interface LocationScanOptions {
@@ -85,7 +86,8 @@ export interface LocationScanOptions {
   wholeFileBelow?: number
   /**
    * Also read how long the video plays (`durationSec`, null when its container states no length):
-   * through the same windows, so that on S3 the `moov` the scan fetched answers `mvhd` too.
+   * through the same windows, so that on S3 the `moov` the scan fetched answers `mvhd` too. The
+   * picture's codec (`videoCodec`, video-codec.ts) is read with it, through the same windows.
    */
   measureDuration?: boolean
 }
@@ -239,7 +241,8 @@ export async function scanVideoLocation(read: ByteReader, size: number, options:
     if (container === 'matroska') await scanMatroska(file, found)
     else await scanMp4(file, found)
     const scan = { ok: true as const, container, patches: found.sortedPatches(), removed: found.removed }
-    return options.measureDuration ? { ...scan, durationSec: await durationOf(container, windowed, size) } : scan
+    if (!options.measureDuration) return scan
+    return { ...scan, durationSec: await durationOf(container, windowed, size), videoCodec: await readVideoCodec(windowed, size, container) }
   }
   catch (error) {
     if (error instanceof ScanStop) return { ok: false, reason: error.reason }

@@ -140,6 +140,7 @@ export const en = {
     lessText: 'less',
     messageLabel: (author: string) => (author ? `Message from ${author}` : 'Message from a guest'),
     download: 'Download',
+    posterOnly: 'This video plays on the phone that recorded it. Download it to watch.',
     play: 'Play',
     pause: 'Pause',
     seek: 'Position in the video',

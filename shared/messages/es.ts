@@ -140,6 +140,7 @@ export const es = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensaje de ${author}` : 'Mensaje de un invitado'),
     download: 'Descargar',
+    posterOnly: 'Este video se reproduce en el teléfono que lo grabó. Descárgalo para verlo.',
     play: 'Reproducir',
     pause: 'Pausar',
     seek: 'Posición en el video',

@@ -179,6 +179,7 @@ export const ptBR = {
     lessText: 'ver menos',
     messageLabel: (author: string) => (author ? `Mensagem de ${author}` : 'Mensagem do convidado'),
     download: 'Baixar',
+    posterOnly: 'Este vídeo toca no celular de quem o gravou. Baixe-o para assistir.',
     play: 'Reproduzir',
     pause: 'Pausar',
     seek: 'Posição no vídeo',

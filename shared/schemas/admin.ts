@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { PICTURE_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus } from '#shared/enums'
+import { PICTURE_KINDS, STATUS_FILTERS, type MediaKind, type UploadStatus, type VideoDisplay } from '#shared/enums'
 import { MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '#shared/limits'
 import { authorNameSchema, guestText, idSchema, singleQuery } from '#shared/schemas/common'
 import type { PhoneImagesRefusal, PublicImageSource } from '#shared/media/public-image'
@@ -58,6 +58,10 @@ export interface AdminUpload {
   thumb2xUrl: string | null
   /** Photos only: who made the public images, or why there are none (yet). Null for videos. */
   publicImage: AdminPublicImage | null
+  /** Videos only: what the public address plays, or that a display copy is being made (docs/api.md, "Display copies"). Null for photos. */
+  display: VideoDisplay | null
+  /** Videos only: the picture's codec as its container names it (`h264`, `hevc`, `vp9`, …), null when unread. */
+  videoCodec: string | null
   originalUrl: string
   isCover: boolean
   /** Guests' hearts and approved comments (docs/api.md, "Hearts and comments"). */

@@ -1,6 +1,6 @@
 import { z } from './zod'
 import { singleQuery } from '#shared/schemas/common'
-import type { MediaKind } from '#shared/enums'
+import type { MediaKind, VideoDisplay } from '#shared/enums'
 import type { LatestComment } from '#shared/schemas/reactions'
 
 /** A page of /galeria (and the answer's default); the service worker keeps the first one for offline. */
@@ -37,6 +37,11 @@ export interface GalleryItem {
   width: number | null
   height: number | null
   durationSec: number | null
+  /**
+   * Videos only: what `url` plays (docs/api.md, "Display copies"). `poster-only`: no copy could be
+   * made and the original may not play here; show the poster, offer the download.
+   */
+  display?: Exclude<VideoDisplay, 'pending'>
   createdAt: string
   /** Devices that hearted it; counts refresh at most once a second (docs/api.md, "Hearts and comments"). */
   hearts: number

@@ -1,5 +1,5 @@
 import { z } from './zod'
-import type { MediaKind, UploadStatus } from '#shared/enums'
+import type { DisplayCopyMaker, MediaKind, UploadStatus } from '#shared/enums'
 import { FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
 import { authorNameSchema, guestText } from '#shared/schemas/common'
 import { CLIENT_KEY_PATTERN } from '#shared/client-key'
@@ -71,6 +71,11 @@ export interface InitUploadResponse {
    */
   undoToken: string
   undoWindowSec: number
+  /**
+   * Videos only: who makes the display copy should the video's codec need one (docs/api.md,
+   * "Display copies"): `server` (the phone sends only the original), `phone`, or `none`.
+   */
+  displayCopy?: DisplayCopyMaker
 }
 
 /**

@@ -104,7 +104,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
     // In the event's language (Portuguese by default).
-    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados', 'corações', 'comentários'])
+    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados', 'corações', 'comentários', 'exibição'])
     return rows.map(row => row.map(unguard))
   }
 

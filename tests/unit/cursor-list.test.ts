@@ -15,7 +15,7 @@ function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): 
   return {
     id, status: 'pending', kind: 'photo', author: 'Maria', message: '', fileName: 'a.jpg', contentType: 'image/jpeg',
     size: 1000, width: null, height: null, durationSec: null,
-    url: `http://h/media/${id}?sig=1`, thumbUrl: `http://h/media/${id}-t?sig=1`, thumb2xUrl: null, publicImage: null, originalUrl: `http://h/media/${id}-o?sig=1`,
+    url: `http://h/media/${id}?sig=1`, thumbUrl: `http://h/media/${id}-t?sig=1`, thumb2xUrl: null, publicImage: null, display: null, videoCodec: null, originalUrl: `http://h/media/${id}-o?sig=1`,
     isCover: false, hearts: 0, commentCount: 0, createdAt: at, confirmedAt: at, updatedAt: at, ...fields,
   }
 }

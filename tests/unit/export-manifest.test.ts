@@ -47,19 +47,28 @@ describe('manifest CSV', () => {
   })
 
   it('starts with a byte order mark and the column names, in English for an English event', () => {
-    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata,hearts,comments\r\n')
+    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata,hearts,comments,display\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg', 'en', { hearts: 12, commentCount: 3 }))
-      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent",12,3\r\n')
+      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent",12,3,\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'en'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed,0,0\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed,0,0,\r\n')
+  })
+
+  it('names what guests were shown instead of a video\'s original: its H.264 copy, or only its poster', () => {
+    const video = { ...base, author: 'Ana', message: '', kind: 'video' as const, fileName: 'IMG_0042.MOV' }
+    expect(manifestLine({ ...video, display: 'copy' }, 'v.mov', 'en'))
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,recorded position removed,0,0,guests saw an H.264 copy (the original is here)\r\n')
+    expect(manifestLine({ ...video, display: 'poster-only' }, 'v.mov', 'pt-BR'))
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,localização da gravação removida,0,0,convidados viram só o pôster (o original está aqui)\r\n')
+    expect(manifestLine({ ...video, display: 'original' }, 'v.mov', 'es').endsWith(',0,0,\r\n')).toBe(true)
   })
 
   it('speaks the event\'s language: Portuguese and Spanish headings and notes', () => {
-    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários\r\n')
-    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos,corazones,comentarios\r\n')
+    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,exibição\r\n')
+    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos,corazones,comentarios,visualización\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'pt-BR'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida,0,0\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida,0,0,\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'a.jpg', 'es'))
-      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió",0,0\r\n')
+      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió",0,0,\r\n')
   })
 })

@@ -37,6 +37,8 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
     thumbUrl: media.thumbUrl,
     thumb2xUrl: media.thumb2xUrl,
     publicImage: adminPublicImageOf(row),
+    display: row.kind === 'video' ? row.display ?? 'original' : null,
+    videoCodec: row.kind === 'video' ? row.videoCodec : null,
     originalUrl: original,
     isCover: row.id === coverUploadId,
     hearts: reactions.hearts,

@@ -5,14 +5,16 @@ import { foldForSearch } from '#shared/search'
 
 /**
  * Guests' downloads (`guestDownloads`): the public file of an approved item, never a photo's
- * original (it may carry the guest's position): the photo's display image, the video as stored
- * (its recorded position blanked). Served by this server on both drivers, behind the same access
- * as the gallery, so a closed gallery, a PIN or the switch turned off stop a copied link too.
+ * original (it may carry the guest's position): the photo's display image, the video's display
+ * copy when it has one, else the video as stored (its recorded position blanked). Served by this
+ * server on both drivers, behind the same access as the gallery, so a closed gallery, a PIN or the
+ * switch turned off stop a copied link too.
  */
 
-/** The stored file a guest downloads for an upload, or null while a photo has no display image. */
-export function publicFileKey(row: Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey'>): string | null {
-  return row.kind === 'video' ? row.storageKey : row.displayKey
+/** The stored file a guest downloads for an upload, or null while a photo has no display image or a video's copy is being made. */
+export function publicFileKey(row: Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'displayCopyKey' | 'display'>): string | null {
+  if (row.kind !== 'video') return row.displayKey
+  return row.display === 'pending' ? null : row.displayCopyKey ?? row.storageKey
 }
 
 /** A file-name fragment: ASCII letters, digits and single dashes, at most 40. */

@@ -39,7 +39,7 @@ export function newOriginalKey(id: string, kind: MediaKind, contentType: string)
  * overwrites its earlier output instead of leaving it behind. Still unguessable, since it hashes
  * the original's secret key.
  */
-export function derivedKey(id: string, originalKey: string, variant: PublicImageVariant | 'poster', extension: 'webp' | 'jpg'): string {
+export function derivedKey(id: string, originalKey: string, variant: PublicImageVariant | 'poster' | 'copy', extension: 'webp' | 'jpg' | 'mp4'): string {
   const digest = createHash('sha256').update(`${originalKey}\n${variant}`).digest('base64url').slice(0, 16)
   return `media/${id}-${digest}-${variant}.${extension}`
 }
@@ -73,6 +73,11 @@ export function posterKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
   return derivedKey(row.id, row.storageKey, 'poster', 'jpg')
 }
 
+/** Where a video's H.264 display copy goes: one key per upload, so a copy made again after a crash overwrites. */
+export function displayCopyKeyOf(row: Pick<UploadRow, 'id' | 'storageKey'>): string {
+  return derivedKey(row.id, row.storageKey, 'copy', 'mp4')
+}
+
 type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'thumb2xKey' | 'displayKey' | 'posterKey'>
 
 /**
@@ -87,6 +92,7 @@ export function ownedKeys(row: KeysOf): string[] {
   if (row.kind === 'video') {
     keys.add(posterKeyOf(row))
     keys.add(stagedKeyOf(posterKeyOf(row)))
+    keys.add(displayCopyKeyOf(row))
   }
   else {
     // The phone's images (staged until confirm checks them) and the server's, in either format.

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream'
 import { H3Error } from 'h3'
 import { ErrorCode } from '#shared/errors'
 import type { LocationScanFailure } from '#shared/media/video-location'
+import type { VideoCodec } from '#shared/media/video-codec'
 
 export interface StoredObject {
   size: number
@@ -18,10 +19,11 @@ export interface StoredPart {
 
 /**
  * What blanking a video's recorded position found: what it blanked and how long the video plays
- * (`durationSec`, null when its container states no length), or why the file cannot be read (then
+ * (`durationSec`, null when its container states no length) and the picture's codec (`videoCodec`,
+ * null when unknown), or why the file cannot be read (then
  * nothing was written, and confirm refuses the upload).
  */
-export type VideoLocationOutcome = { ok: true, removed: string[], durationSec?: number | null } | { ok: false, reason: LocationScanFailure }
+export type VideoLocationOutcome = { ok: true, removed: string[], durationSec?: number | null, videoCodec?: VideoCodec | null } | { ok: false, reason: LocationScanFailure }
 
 /**
  * A move out of staging (`MediaStore.promote`). `found` is false when neither the staged nor the

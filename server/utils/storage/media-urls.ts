@@ -4,18 +4,18 @@ import { useMediaStore } from './use-media-store'
 /** Signed URLs of photo originals live this long (admin previews and downloads). */
 export const ORIGINAL_URL_TTL_SECONDS = 60 * 60
 
-type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'thumb2xKey' | 'posterKey'>
+type MediaOf = Pick<UploadRow, 'kind' | 'storageKey' | 'displayKey' | 'thumbKey' | 'thumb2xKey' | 'posterKey'> & Partial<Pick<UploadRow, 'displayCopyKey'>>
 interface MediaUrls { url: string, thumbUrl: string | null, thumb2xUrl: string | null }
 
 /**
  * What the public may be shown for an upload. Photos: the metadata-free derived images only, so
  * `null` until they exist (the original may carry the guest's GPS position). Videos: the video
- * itself, with its poster frame when one was made.
+ * itself, or its H.264 display copy when one was made, with its poster frame when one was made.
  */
 export function publicMediaUrls(upload: MediaOf): MediaUrls | null {
   const store = useMediaStore()
   if (upload.kind === 'video') {
-    return { url: store.publicUrl(upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null, thumb2xUrl: null }
+    return { url: store.publicUrl(upload.displayCopyKey ?? upload.storageKey), thumbUrl: upload.posterKey ? store.publicUrl(upload.posterKey) : null, thumb2xUrl: null }
   }
   if (!upload.displayKey) return null
   const url = store.publicUrl(upload.displayKey)

@@ -22,6 +22,7 @@ import { acceptPoster } from './posters'
 import { sniffedAudioMatches } from '#shared/media/audio-tags'
 import { stepsOfKind } from './kind-steps'
 import { checkVideoDuration } from './video-duration'
+import { displayAtConfirm } from './display-copy'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -86,7 +87,8 @@ async function sniff(key: string): Promise<string | undefined> {
  * length is read from its bytes and kept, and one too long is refused (video-duration.ts); a video's
  * recorded position is blanked (phones write it into the file; the upload page blanks it before
  * sending, but an old page, a script or a file the page could not read may still carry it), and a
- * video with no readable box structure is refused (422); a video's poster frame is kept if it is a
+ * video with no readable box structure is refused (422); a video's codec, read with its length,
+ * decides whether it waits for a display copy (display-copy.ts); a video's poster frame is kept if it is a
  * real JPEG; a photo's public images made by the phone are kept if they pass the check
  * (phone-images.ts), which makes it public at once; the bytes are made durable; the record is
  * confirmed, approved at once under post-moderation; a photo without accepted images from the
@@ -138,13 +140,16 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
     else durationSec = checked.durationSec
   }
 
+  // Whether the public may play the original, or a display copy must be made first (display-copy.ts).
+  const videoCodec = row.kind === 'video' && location?.ok ? location.videoCodec ?? null : null
+  const display = row.kind === 'video' ? displayAtConfirm(videoCodec) : null
   const posterKey = await acceptPoster(row)
   const phoneImages = await acceptPhoneImages(row)
   await store.persist(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, videoCodec, display, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning({ status: uploads.status, kind: uploads.kind, author: uploads.author })
   if (!confirmed) {

@@ -4,6 +4,7 @@ import type { H3Event } from 'h3'
 import { uploads } from '../../../db/schema'
 import { useDb } from '../db'
 import { deriveImages } from './derive'
+import { settleDisplayCopies } from './display-copy'
 
 /*
  * Which photo is derived next: one at a time per core (deriving one image uses one libvips thread,
@@ -126,7 +127,8 @@ export async function resumeDerivations(): Promise<number> {
 
 /**
  * For uploads being deleted: drops those still waiting (they would find no record) and waits for
- * those this instance is deriving right now (about a second each).
+ * those this instance is deriving right now (about a second each); a video's display copy is
+ * called off.
  */
 export async function settleDerivations(ids: string[]): Promise<void> {
   const wanted = new Set(ids)
@@ -137,5 +139,5 @@ export async function settleDerivations(ids: string[]): Promise<void> {
     scheduled.delete(item.id)
     item.done()
   }
-  await Promise.all(ids.flatMap(id => scheduled.get(id) ?? []))
+  await Promise.all([...ids.flatMap(id => scheduled.get(id) ?? []), settleDisplayCopies(ids)])
 }

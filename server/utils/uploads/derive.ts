@@ -7,6 +7,7 @@ import { deleteObjectOrRetryLater } from '../storage/deletions'
 import { photoImageKeysOf } from '../storage/keys'
 import { StorageUnavailableError } from '../storage/media-store'
 import { useMediaStore } from '../storage/use-media-store'
+import { queueDisplayCopy } from './display-copy'
 
 const DISPLAY_LONG_SIDE = PUBLIC_IMAGE_VARIANTS.display.longSide
 
@@ -21,6 +22,11 @@ export async function deriveImages(id: string): Promise<void> {
   const row = await useDb().select().from(uploads).where(eq(uploads.id, id)).get()
   if (!row || !row.confirmedAt || row.derivedAt) return
   const store = useMediaStore()
+  if (row.kind === 'video' && row.display === 'pending') {
+    // Off the image queue, which must not wait for a transcode: derived once the copy exists.
+    void queueDisplayCopy(id)
+    return
+  }
   if (row.kind !== 'photo') {
     await useDb().update(uploads).set({ derivedAt: new Date() }).where(eq(uploads.id, id))
     return

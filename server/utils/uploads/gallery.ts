@@ -27,6 +27,8 @@ const galleryColumns = {
   thumbKey: uploads.thumbKey,
   thumb2xKey: uploads.thumb2xKey,
   posterKey: uploads.posterKey,
+  displayCopyKey: uploads.displayCopyKey,
+  display: uploads.display,
   // Hearts and comments ride on the page every phone already polls, so no tile asks for its own.
   // Each is an index seek per item (hearts' primary key, comments_upload_status_created_idx), made
   // once per new answer (server/utils/reactions/counts-version.ts), not once per poller.
@@ -84,6 +86,7 @@ export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryI
     width: row.width,
     height: row.height,
     durationSec: row.durationSec,
+    ...(row.kind === 'video' ? { display: row.display === 'poster-only' || row.display === 'copy' ? row.display : 'original' } : {}),
     createdAt: row.createdAt.toISOString(),
     hearts: row.hearts,
     commentCount: row.commentCount,

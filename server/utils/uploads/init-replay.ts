@@ -6,6 +6,7 @@ import { searchTextOf } from '#shared/search'
 import { useConfig } from '../config'
 import { useDb } from '../db'
 import { apiError } from '../http/errors'
+import { displayCopyMaker } from './display-copy'
 import { newUndoToken } from './undo'
 import { signUploadTarget } from './upload-target'
 
@@ -32,7 +33,10 @@ export async function replayInit(body: InitUploadBody): Promise<InitAnswer | nul
     .set({ author: body.author, message: body.message, searchText: searchTextOf(body.author, body.message), undoTokenHash: undo.tokenHash, updatedAt: new Date() })
     .where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
   const target = await signUploadTarget(row)
-  return { id: row.id, status: 'pending', kind: row.kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }
+  return {
+    id: row.id, status: 'pending', kind: row.kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS,
+    ...(row.kind === 'video' ? { displayCopy: displayCopyMaker() } : {}),
+  }
 }
 
 /** The insert of a second upload with a key already stored (two inits of one file at once). */

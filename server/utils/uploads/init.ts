@@ -12,6 +12,7 @@ import { apiError } from '../http/errors'
 import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
+import { displayCopyMaker } from './display-copy'
 import { stepsOfKind } from './kind-steps'
 import { isClientKeyTaken, replayInit } from './init-replay'
 import { newUndoToken } from './undo'
@@ -91,7 +92,11 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
       await useDb().update(uploads).set({ multipartUploadId }).where(eq(uploads.id, id))
     }
     const target = await signUploadTarget({ ...row, multipartUploadId })
-    return { answer: { id, status: 'pending', kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS }, created: true }
+    const answer = {
+      id, status: 'pending' as const, kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS,
+      ...(kind === 'video' ? { displayCopy: displayCopyMaker() } : {}),
+    }
+    return { answer, created: true }
   }
   catch (error) {
     await useDb().delete(uploads).where(eq(uploads.id, id))

@@ -205,7 +205,7 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
     async blankVideoLocation(key, contentType) {
       // Written at its offsets and synced: confirm answers only once the clean bytes are durable.
       const result = await stripVideoLocationInFile(pathOf(key), contentType)
-      return result.ok ? { ok: true, removed: result.removed, durationSec: result.durationSec } : result
+      return result.ok ? { ok: true, removed: result.removed, durationSec: result.durationSec, videoCodec: result.videoCodec } : result
     },
     async sha256Of(key) {
       // One read of the file: cheap on the disk it is on.

@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '#shared/media/video-location'
+import type { VideoCodec } from '#shared/media/video-codec'
 
 /**
  * Blanking a stored video's location on the local disk: each patch written at its offset, then one
@@ -51,7 +52,7 @@ export async function writePatchesInPlace(path: string, patches: readonly BytePa
 }
 
 export type LocalLocationStrip
-  = | { ok: true, removed: string[], patches: BytePatch[], durationSec: number | null }
+  = | { ok: true, removed: string[], patches: BytePatch[], durationSec: number | null, videoCodec: VideoCodec | null }
     | { ok: false, reason: LocationScanFailure }
 
 /**
@@ -66,7 +67,7 @@ export async function stripVideoLocationInFile(path: string, contentType: string
     const scan = await scanVideoLocation(fileHandleReader(handle), size, { container: containerOfContentType(contentType), measureDuration: true, ...options })
     if (!scan.ok) return scan
     if (scan.patches.length) await writeAll(handle, scan.patches)
-    return { ok: true, removed: scan.removed, patches: scan.patches, durationSec: scan.durationSec ?? null }
+    return { ok: true, removed: scan.removed, patches: scan.patches, durationSec: scan.durationSec ?? null, videoCodec: scan.videoCodec ?? null }
   }
   finally {
     await handle.close()

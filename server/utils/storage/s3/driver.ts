@@ -178,12 +178,12 @@ export function createS3MediaStore(config: AppConfig): MediaStore {
       // Unreadable: nothing was moved, and the caller refuses the upload.
       if (!result.ok) return { found: true, location: result, size: head.size }
       await store.delete(staged)
-      return { found: true, location: { ok: true, removed: result.removed, durationSec: result.durationSec }, size: head.size }
+      return { found: true, location: { ok: true, removed: result.removed, durationSec: result.durationSec, videoCodec: result.videoCodec }, size: head.size }
     },
     async blankVideoLocation(key, contentType, size) {
       // Rewritten onto itself, untouched ranges copied inside the storage, only when there is something to blank.
       const result = await guard(() => stripVideoLocationInS3(s3, { sourceKey: key, size, contentType }), { missingFails: true })
-      return result.ok ? { ok: true, removed: result.removed, durationSec: result.durationSec } : result
+      return result.ok ? { ok: true, removed: result.removed, durationSec: result.durationSec, videoCodec: result.videoCodec } : result
     },
     async sha256Of(key, size) {
       // A photo's one more read at confirm; a larger object (a video) is not downloaded again.

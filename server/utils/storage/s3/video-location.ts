@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-s3'
 import pLimit from 'p-limit'
 import { applyPatches, containerOfContentType, scanVideoLocation, type BytePatch, type ByteReader, type LocationScanFailure, type LocationScanOptions } from '#shared/media/video-location'
+import type { VideoCodec } from '#shared/media/video-codec'
 import { MiB, S3_PART_LIMITS, checkedPatches, planPatchedCopy, type PartLimits, type PlannedPart } from './part-plan'
 
 /**
@@ -260,7 +261,7 @@ async function streamedCopy(s3: S3Bucket, key: string, copy: PatchedCopy, patche
 }
 
 export type S3LocationStrip
-  = | { ok: true, removed: string[], patches: BytePatch[], method: PatchedCopyMethod, durationSec: number | null }
+  = | { ok: true, removed: string[], patches: BytePatch[], method: PatchedCopyMethod, durationSec: number | null, videoCodec: VideoCodec | null }
     | { ok: false, reason: LocationScanFailure }
 
 /**
@@ -277,5 +278,5 @@ export async function stripVideoLocationInS3(
   const scan = await scanVideoLocation(s3ObjectReader(s3, video.sourceKey, video.etag), video.size, { container: containerOfContentType(video.contentType), measureDuration: true, ...options.scan })
   if (!scan.ok) return scan
   const { method } = await copyS3ObjectWithPatches(s3, { ...video, patches: scan.patches }, options)
-  return { ok: true, removed: scan.removed, patches: scan.patches, method, durationSec: scan.durationSec ?? null }
+  return { ok: true, removed: scan.removed, patches: scan.patches, method, durationSec: scan.durationSec ?? null, videoCodec: scan.videoCodec ?? null }
 }
