@@ -10,7 +10,7 @@ export default defineEventHandler(async (event) => {
   await requireGalleryAccess(event, settings)
   // The same page for the screen and for guests: one tag and one cached answer for both. Items
   // carry their hearts and comments, whose counter moves the tag at most once a second.
-  const tagQuery = { cursor: query.cursor, limit: query.limit, ...galleryTagInputs(settings) }
+  const tagQuery = { cursor: query.cursor, limit: query.limit, moment: query.moment, ...galleryTagInputs(settings) }
   const tag = dataTag({ answer: 'gallery', versions: galleryVersions(versions), dependsOn: ['public', 'reactions'], query: tagQuery })
   if (notModified(event, tag, 'public')) return null
   return encodeJsonAnswer(event, await cachedGalleryPage(event, query, tag, settings.guestDownloads))

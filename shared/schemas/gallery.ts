@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { singleQuery } from '#shared/schemas/common'
+import { idSchema, singleQuery } from '#shared/schemas/common'
 import type { MediaKind } from '#shared/enums'
 import type { LatestComment } from '#shared/schemas/reactions'
 
@@ -13,6 +13,8 @@ export const galleryQuerySchema = z.strictObject({
   limit: singleQuery(z.coerce.number().int().min(1).max(SLIDESHOW_PAGE_SIZE)).default(GALLERY_PAGE_SIZE),
   /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
   screenKey: singleQuery(z.string().max(200)).optional(),
+  /** One moment's items only (docs/api.md, "Moments"); an unknown id lists nothing. */
+  moment: singleQuery(idSchema).optional(),
 })
 
 /** GET /api/stats: the gallery's counts, open to the venue screen's key as the gallery is. */
@@ -38,6 +40,8 @@ export interface GalleryItem {
   height: number | null
   durationSec: number | null
   createdAt: string
+  /** The moment of the day it belongs to, or null. */
+  momentId: string | null
   /** Devices that hearted it; counts refresh at most once a second (docs/api.md, "Hearts and comments"). */
   hearts: number
   /** Approved comments. */

@@ -6,7 +6,7 @@ import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '
 
 const ADMIN_UPLOAD_FIELDS = [
   'author', 'commentCount', 'confirmedAt', 'contentType', 'createdAt', 'durationSec', 'fileName', 'hearts', 'height', 'id', 'isCover', 'kind',
-  'message', 'originalUrl', 'publicImage', 'size', 'status', 'thumb2xUrl', 'thumbUrl', 'updatedAt', 'url', 'width',
+  'message', 'momentId', 'originalUrl', 'publicImage', 'size', 'status', 'takenAt', 'thumb2xUrl', 'thumbUrl', 'updatedAt', 'url', 'width',
 ].sort()
 
 describe('admin uploads', () => {

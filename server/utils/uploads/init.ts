@@ -12,6 +12,7 @@ import { apiError } from '../http/errors'
 import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
+import { momentAtInit } from '../moments/assign'
 import { stepsOfKind } from './kind-steps'
 import { newUndoToken } from './undo'
 import { signUploadTarget } from './upload-target'
@@ -45,6 +46,8 @@ export async function assertAcceptable(body: InitUploadBody) {
  */
 export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<InitUploadResponse> {
   const kind = await assertAcceptable(body)
+  const takenAt = body.takenAt ? new Date(body.takenAt) : null
+  const momentId = await momentAtInit(body.momentId, takenAt)
   await assertStorageReachable()
   const id = newId()
   const now = new Date()
@@ -68,6 +71,8 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
     // A spoken guestbook message is no shot of the disposable camera: it neither counts against the
     // per-guest limit nor lists among "my photos" (the guestbook has its own undo).
     guestId: kind === 'audio' ? null : guestId,
+    momentId,
+    takenAt,
     createdAt: now,
     updatedAt: now,
   } satisfies typeof uploads.$inferInsert
