@@ -101,6 +101,8 @@ export const uploads = sqliteTable('uploads', {
   momentId: text('moment_id'),
   /** When the phone says it was taken (EXIF or the video's creation time): the couple's, never public. */
   takenAt: integer('taken_at', { mode: 'timestamp_ms' }),
+  /** The couple's prompt this answers (`challenges`), chosen at init; cleared with the challenge. */
+  challengeId: text('challenge_id'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
@@ -112,6 +114,8 @@ export const uploads = sqliteTable('uploads', {
   // The gallery of one moment: the same keyset as uploads_gallery_idx behind an equality on the
   // moment, so `?moment=` pages cost what the unfiltered ones do (and its count is a range of it).
   index('uploads_moment_gallery_idx').on(table.momentId, table.status, table.createdAt, table.id).where(DISPLAYABLE),
+  // A challenge's answers, the same way.
+  index('uploads_challenge_gallery_idx').on(table.challengeId, table.status, table.createdAt, table.id).where(DISPLAYABLE),
   // Counts of confirmed uploads, and per hour.
   index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
   // Admin list without a status filter, newest first, keyset over (created_at, id). search_text
@@ -152,6 +156,23 @@ export const moments = sqliteTable('moments', {
 ])
 
 export type MomentRow = typeof moments.$inferSelect
+
+/**
+ * A prompt of the couple's that gets guests shooting ("uma selfie com a noiva"), in their order.
+ * Switched off (`active` false), it is hidden from guests and refused at init, and its answers stay.
+ */
+export const challenges = sqliteTable('challenges', {
+  id: text('id').primaryKey(),
+  text: text('text').notNull(),
+  position: integer('position').notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  index('challenges_position_idx').on(table.position),
+])
+
+export type ChallengeRow = typeof challenges.$inferSelect
 
 /**
  * The key of each confirmed upload in the text index `uploads_fts` (an FTS5 table that drizzle

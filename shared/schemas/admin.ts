@@ -16,6 +16,8 @@ export const adminUploadsQuerySchema = z.strictObject({
   sort: singleQuery(z.enum(ADMIN_UPLOAD_SORTS)).optional(),
   /** One moment's uploads only (docs/api.md, "Moments"). */
   moment: singleQuery(idSchema).optional(),
+  /** One challenge's answers only. */
+  challenge: singleQuery(idSchema).optional(),
 })
 
 export const adminUploadPatchSchema = z.strictObject({
@@ -74,6 +76,8 @@ export interface AdminUpload {
   momentId: string | null
   /** When the phone says it was taken (the couple's: never in public answers), or null. */
   takenAt: string | null
+  /** The challenge it answers, or null. */
+  challengeId: string | null
   createdAt: string
   confirmedAt: string | null
   updatedAt: string

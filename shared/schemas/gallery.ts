@@ -13,9 +13,15 @@ export const galleryQuerySchema = z.strictObject({
   limit: singleQuery(z.coerce.number().int().min(1).max(SLIDESHOW_PAGE_SIZE)).default(GALLERY_PAGE_SIZE),
   /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
   screenKey: singleQuery(z.string().max(200)).optional(),
+})
+
+/** GET /api/gallery: a page, of everything or narrowed to one moment or one challenge (not both). */
+export const galleryListQuerySchema = galleryQuerySchema.extend({
   /** One moment's items only (docs/api.md, "Moments"); an unknown id lists nothing. */
   moment: singleQuery(idSchema).optional(),
-})
+  /** One challenge's answers only (docs/api.md, "Challenges"). */
+  challenge: singleQuery(idSchema).optional(),
+}).refine(query => query.moment === undefined || query.challenge === undefined, { message: 'moment or challenge, not both', path: ['challenge'] })
 
 /** GET /api/stats: the gallery's counts, open to the venue screen's key as the gallery is. */
 export const statsQuerySchema = z.strictObject({
@@ -42,6 +48,8 @@ export interface GalleryItem {
   createdAt: string
   /** The moment of the day it belongs to, or null. */
   momentId: string | null
+  /** The challenge it answers, or null. */
+  challengeId: string | null
   /** Devices that hearted it; counts refresh at most once a second (docs/api.md, "Hearts and comments"). */
   hearts: number
   /** Approved comments. */

@@ -31,6 +31,8 @@ export const initUploadSchema = z.strictObject({
   momentId: idSchema.optional(),
   /** When it was taken, as the phone read it from the file (EXIF or the video's creation time). */
   takenAt: takenAtSchema.optional(),
+  /** The couple's challenge it answers (docs/api.md, "Challenges"); inactive or unknown: 400. */
+  challengeId: idSchema.optional(),
 })
 
 export type InitUploadBody = z.infer<typeof initUploadSchema>

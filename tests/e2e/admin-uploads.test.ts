@@ -5,7 +5,7 @@ import { adminRecord, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 const ADMIN_UPLOAD_FIELDS = [
-  'author', 'commentCount', 'confirmedAt', 'contentType', 'createdAt', 'durationSec', 'fileName', 'hearts', 'height', 'id', 'isCover', 'kind',
+  'author', 'challengeId', 'commentCount', 'confirmedAt', 'contentType', 'createdAt', 'durationSec', 'fileName', 'hearts', 'height', 'id', 'isCover', 'kind',
   'message', 'momentId', 'originalUrl', 'publicImage', 'size', 'status', 'takenAt', 'thumb2xUrl', 'thumbUrl', 'updatedAt', 'url', 'width',
 ].sort()
 

@@ -84,7 +84,7 @@ describe('moments', () => {
         const response = await admin(method, '/api/admin/moments/nope', json)
         expect([response.status, response.body.data.code]).toEqual([404, 'NOT_FOUND'])
       }
-      for (const [method, path] of [['GET', '/api/admin/moments'], ['POST', '/api/admin/moments'], ['PUT', '/api/admin/moments/order'], ['DELETE', '/api/admin/moments/x']]) {
+      for (const [method, path] of [['GET', '/api/admin/moments'], ['POST', '/api/admin/moments'], ['PUT', '/api/admin/moments/order'], ['DELETE', '/api/admin/moments/x']] as const) {
         const response = await api(server.url, path, { method, json: method === 'GET' ? undefined : {} })
         expect([response.status, response.body.data.code], path).toEqual([401, 'UNAUTHENTICATED'])
       }
@@ -272,7 +272,7 @@ describe('moments', () => {
       const { screenKey } = (await admin('GET', '/api/admin/event')).body
       expect((await admin('PATCH', '/api/admin/event', { galleryMode: 'upload-only', screenInClosedMode: true })).status).toBe(200)
       try {
-        for (const headers of [{}, { 'if-none-match': tag }]) {
+        for (const headers of [{}, { 'if-none-match': tag }] as Record<string, string>[]) {
           const closed = await api(server.url, '/api/moments', { headers })
           expect([closed.status, closed.body.data.code]).toEqual([403, 'GALLERY_CLOSED'])
           expect(JSON.stringify(closed.body)).not.toContain('Valsa')

@@ -14,6 +14,8 @@ export interface InitBody {
   /** The moment the guest chose, and when the phone says it was taken (docs/api.md, "Moments"). */
   momentId?: string
   takenAt?: string
+  /** The couple's challenge it answers. */
+  challengeId?: string
 }
 
 /** The storage key a presigned URL writes to (local: /media/<key>; S3 path style: /<bucket>/<key>): `staging/…` for a single PUT. */

@@ -44,6 +44,7 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
     commentCount: reactions.commentCount,
     momentId: row.momentId,
     takenAt: row.takenAt?.toISOString() ?? null,
+    challengeId: row.challengeId,
     createdAt: row.createdAt.toISOString(),
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
@@ -62,6 +63,7 @@ function adminFilter(query: AdminUploadsQuery) {
     query.status === 'all' ? undefined : eq(uploads.status, query.status),
     query.kind ? eq(uploads.kind, query.kind) : undefined,
     query.moment ? eq(uploads.momentId, query.moment) : undefined,
+    query.challenge ? eq(uploads.challengeId, query.challenge) : undefined,
   )
 }
 
@@ -73,7 +75,7 @@ export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminU
   const [found, settings] = await Promise.all([
     findAdminUploads(db, {
       filter: adminFilter(query),
-      narrowed: query.status !== 'all' || query.kind !== undefined || query.moment !== undefined,
+      narrowed: query.status !== 'all' || query.kind !== undefined || query.moment !== undefined || query.challenge !== undefined,
       q: query.q,
       cursor,
       fetch: query.limit + 1,

@@ -4,7 +4,7 @@ import { dataVersions } from '../../../db/schema'
 import { useDb, type Db } from '../db'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
-export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions' | 'moments'
+export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions' | 'moments' | 'challenges'
 export type DataVersions = Record<DataName | 'epoch', number>
 
 /**
@@ -33,7 +33,7 @@ export async function readDataVersions(): Promise<DataVersions> {
     prepared.set(db, statement)
   }
   const rows = await statement.all()
-  const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, reactions: 0, moments: 0, epoch: 0 }
+  const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, reactions: 0, moments: 0, challenges: 0, epoch: 0 }
   for (const row of rows) versions[row.name as keyof DataVersions] = row.version
   return versions
 }

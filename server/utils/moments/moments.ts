@@ -1,9 +1,10 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ne } from 'drizzle-orm'
 import { moments, uploads, type MomentRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { windowIsOrdered, type AdminMoment, type AdminMomentList, type MomentCreate, type MomentPatch } from '#shared/schemas/moments'
 import { useDb, type DbTransaction } from '../db'
 import { apiError, invalidRequest, notFound } from '../http/errors'
+import { applyOrder, nextPosition } from '../ordering/positions'
 import { newId } from '../storage/keys'
 
 export function toAdminMoment(row: MomentRow): AdminMoment {
@@ -51,13 +52,13 @@ export async function createMoment(body: MomentCreate): Promise<AdminMoment> {
   const now = new Date()
   const row = await writing(async (tx) => {
     await assertNameFree(tx, body.name)
-    const last = await tx.select({ position: sql<number | null>`max(${moments.position})` }).from(moments).get()
+    const position = await nextPosition(tx, moments)
     const [created] = await tx.insert(moments).values({
       id: newId(),
       name: body.name,
       startsAt: dateOf(body.startsAt),
       endsAt: dateOf(body.endsAt),
-      position: (last?.position ?? -1) + 1,
+      position,
       createdAt: now,
       updatedAt: now,
     }).returning()
@@ -94,18 +95,8 @@ export async function deleteMoment(id: string): Promise<void> {
   })
 }
 
-/** The new order must name every moment exactly once: a list from a stale page would drop or repeat one. */
+/** The new order names every moment exactly once (server/utils/ordering/positions.ts). */
 export async function reorderMoments(ids: string[]): Promise<AdminMomentList> {
-  await useDb().transaction(async (tx) => {
-    const existing = await tx.select({ id: moments.id }).from(moments)
-    const known = new Set(existing.map(row => row.id))
-    if (new Set(ids).size !== ids.length || ids.length !== known.size || ids.some(id => !known.has(id))) {
-      throw invalidRequest([{ path: ['ids'], code: 'custom', message: 'ids must list every moment once' }])
-    }
-    const now = new Date()
-    for (const [position, id] of ids.entries()) {
-      await tx.update(moments).set({ position, updatedAt: now }).where(eq(moments.id, id))
-    }
-  })
+  await useDb().transaction(tx => applyOrder(tx, moments, ids))
   return listMoments()
 }

@@ -17,5 +17,5 @@ export function cachedGalleryPage(event: H3Event, query: GalleryListQuery, tag: 
   const origin = answerOrigin(event)
   // The downloads switch is in the tag (galleryTagInputs), so an answer with download addresses
   // never outlives it; it is in the key too, as clearly not the same answer.
-  return pages.get(`${origin} ${query.limit}:${query.cursor ?? ''}:${downloads ? 'd' : ''}:${query.moment ?? ''}`, tag, () => listGallery(query, downloads ? origin : undefined))
+  return pages.get(`${origin} ${query.limit}:${query.cursor ?? ''}:${downloads ? 'd' : ''}:${query.moment ?? ''}:${query.challenge ?? ''}`, tag, () => listGallery(query, downloads ? origin : undefined))
 }

@@ -23,6 +23,7 @@ const galleryColumns = {
   durationSec: uploads.durationSec,
   createdAt: uploads.createdAt,
   momentId: uploads.momentId,
+  challengeId: uploads.challengeId,
   storageKey: uploads.storageKey,
   displayKey: uploads.displayKey,
   thumbKey: uploads.thumbKey,
@@ -37,24 +38,31 @@ const galleryColumns = {
 }
 
 /**
- * What a gallery list may be narrowed to: one moment of the day. Each filter is an equality in
- * front of the same keyset, served by its own partial index (uploads_moment_gallery_idx).
+ * What a gallery list may be narrowed to: one moment of the day, or one challenge's answers (one
+ * at a time). Each filter is an equality in front of the same keyset, served by its own partial
+ * index (uploads_moment_gallery_idx, uploads_challenge_gallery_idx).
  */
-export interface GalleryFilter { moment?: string }
-type FilterKind = 'all' | 'moment'
+export interface GalleryFilter { moment?: string, challenge?: string }
+type FilterKind = 'all' | 'moment' | 'challenge'
 
-const filterKindOf = (filter: GalleryFilter): FilterKind => (filter.moment === undefined ? 'all' : 'moment')
+const filterColumns = { moment: uploads.momentId, challenge: uploads.challengeId }
+
+function filterOf(filter: GalleryFilter): { kind: FilterKind, value?: string } {
+  if (filter.moment !== undefined) return { kind: 'moment', value: filter.moment }
+  if (filter.challenge !== undefined) return { kind: 'challenge', value: filter.challenge }
+  return { kind: 'all' }
+}
 
 /**
  * One gallery page plus one row (to know whether another page follows), with the cursor, the
  * limit and the filter's value as placeholders. Keyset over the partial index uploads_gallery_idx
- * (status, created_at, id) of displayable uploads (uploads_moment_gallery_idx with the moment in
- * front): a page costs the same on the first visit and after ten thousand uploads, however many
+ * (status, created_at, id) of displayable uploads (uploads_moment_gallery_idx and
+ * uploads_challenge_gallery_idx with the filter's column in front): a page costs the same on the first visit and after ten thousand uploads, however many
  * photos still wait for their display image, and items arriving meanwhile never shift a page.
  */
 export function galleryPageQuery(db: Db, afterCursor: boolean, kind: FilterKind = 'all') {
   const older = afterCursor ? keysetBefore(sql.placeholder('createdAt'), sql.placeholder('id')) : undefined
-  const narrowed = kind === 'moment' ? eq(uploads.momentId, sql.placeholder('filter')) : undefined
+  const narrowed = kind === 'all' ? undefined : eq(filterColumns[kind], sql.placeholder('filter'))
   return db.select(galleryColumns).from(uploads)
     .where(and(PUBLIC_UPLOAD, DISPLAYABLE, narrowed, older))
     .orderBy(...newestFirst)
@@ -78,8 +86,8 @@ function galleryStatement(db: Db, afterCursor: boolean, kind: FilterKind): Galle
 }
 
 export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: number, filter: GalleryFilter = {}): Promise<GalleryRow[]> {
-  const kind = filterKindOf(filter)
-  const values = kind === 'moment' ? { filter: filter.moment } : {}
+  const { kind, value } = filterOf(filter)
+  const values = kind === 'all' ? {} : { filter: value }
   return cursor
     ? galleryStatement(db, true, kind).all({ ...values, createdAt: cursor.createdAt.getTime(), id: cursor.id, limit: limit + 1 })
     : galleryStatement(db, false, kind).all({ ...values, limit: limit + 1 })
@@ -106,6 +114,7 @@ export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryI
     durationSec: row.durationSec,
     createdAt: row.createdAt.toISOString(),
     momentId: row.momentId,
+    challengeId: row.challengeId,
     hearts: row.hearts,
     commentCount: row.commentCount,
     latestComment: latestCommentOf(row.latestComment),
@@ -120,6 +129,6 @@ function latestCommentOf(json: string | null): LatestComment | null {
 
 export async function listGallery(query: GalleryListQuery, downloadsFrom?: string): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
-  const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit, { moment: query.moment }), query.limit)
+  const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit, { moment: query.moment, challenge: query.challenge }), query.limit)
   return { items: rows.map(row => toGalleryItem(row, downloadsFrom)), nextCursor }
 }

@@ -12,6 +12,7 @@ import { apiError } from '../http/errors'
 import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
+import { challengeAtInit } from '../challenges/assign'
 import { momentAtInit } from '../moments/assign'
 import { stepsOfKind } from './kind-steps'
 import { newUndoToken } from './undo'
@@ -48,6 +49,7 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
   const kind = await assertAcceptable(body)
   const takenAt = body.takenAt ? new Date(body.takenAt) : null
   const momentId = await momentAtInit(body.momentId, takenAt)
+  const challengeId = await challengeAtInit(body.challengeId)
   await assertStorageReachable()
   const id = newId()
   const now = new Date()
@@ -73,6 +75,7 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
     guestId: kind === 'audio' ? null : guestId,
     momentId,
     takenAt,
+    challengeId,
     createdAt: now,
     updatedAt: now,
   } satisfies typeof uploads.$inferInsert
