@@ -8,7 +8,7 @@ import { csvLine } from '../archive/csv'
  * couple's), a video as stored, that is without the position its phone recorded (blanked at upload,
  * docs/api.md: a second, located copy of every video is not worth twice the storage).
  */
-export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata', 'hearts', 'comments'] as const
+export const MANIFEST_COLUMNS = ['id', 'author', 'message', 'kind', 'createdAt', 'file', 'originalFileName', 'metadata', 'hearts', 'comments', 'moment'] as const
 
 type ManifestColumn = typeof MANIFEST_COLUMNS[number]
 
@@ -19,33 +19,35 @@ type ManifestColumn = typeof MANIFEST_COLUMNS[number]
  */
 export const MANIFEST_WORDS: Record<Language, { headings: Record<ManifestColumn, string>, metadata: Record<MediaKind, string> }> = {
   'pt-BR': {
-    headings: { id: 'id', author: 'autor', message: 'mensagem', kind: 'tipo', createdAt: 'enviado em', file: 'arquivo', originalFileName: 'nome original', metadata: 'metadados', hearts: 'corações', comments: 'comentários' },
+    headings: { id: 'id', author: 'autor', message: 'mensagem', kind: 'tipo', createdAt: 'enviado em', file: 'arquivo', originalFileName: 'nome original', metadata: 'metadados', hearts: 'corações', comments: 'comentários', moment: 'momento' },
     metadata: { photo: 'original, como foi enviado', video: 'localização da gravação removida', audio: 'etiquetas e localização da gravação removidas' },
   },
   'en': {
-    headings: { id: 'id', author: 'author', message: 'message', kind: 'kind', createdAt: 'createdAt', file: 'file', originalFileName: 'originalFileName', metadata: 'metadata', hearts: 'hearts', comments: 'comments' },
+    headings: { id: 'id', author: 'author', message: 'message', kind: 'kind', createdAt: 'createdAt', file: 'file', originalFileName: 'originalFileName', metadata: 'metadata', hearts: 'hearts', comments: 'comments', moment: 'moment' },
     metadata: { photo: 'original, as sent', video: 'recorded position removed', audio: 'tags and recorded position removed' },
   },
   'es': {
-    headings: { id: 'id', author: 'autor', message: 'mensaje', kind: 'tipo', createdAt: 'enviado el', file: 'archivo', originalFileName: 'nombre original', metadata: 'metadatos', hearts: 'corazones', comments: 'comentarios' },
+    headings: { id: 'id', author: 'autor', message: 'mensaje', kind: 'tipo', createdAt: 'enviado el', file: 'archivo', originalFileName: 'nombre original', metadata: 'metadatos', hearts: 'corazones', comments: 'comentarios', moment: 'momento' },
     metadata: { photo: 'original, tal como se envió', video: 'ubicación de la grabación eliminada', audio: 'etiquetas y ubicación de la grabación eliminadas' },
   },
 }
 
 /**
  * `file` is the entry's name in the archive, or empty when the original could not be found;
- * `reactions` its guests' hearts and approved comments (comments.csv holds the comments' words).
+ * `reactions` its guests' hearts and approved comments (comments.csv holds the comments' words);
+ * `moment` the name of the moment it belongs to, as the couple typed it, or empty.
  */
 export function manifestLine(
   upload: Pick<UploadRow, 'id' | 'author' | 'message' | 'kind' | 'createdAt' | 'fileName'>,
   file: string,
   language: Language,
   reactions: { hearts: number, commentCount: number } = { hearts: 0, commentCount: 0 },
+  moment = '',
 ): string {
   const words = MANIFEST_WORDS[language]
   return csvLine([
     upload.id, upload.author, upload.message, upload.kind, upload.createdAt.toISOString(), file, upload.fileName, words.metadata[upload.kind],
-    String(reactions.hearts), String(reactions.commentCount),
+    String(reactions.hearts), String(reactions.commentCount), moment,
   ])
 }
 
