@@ -14,6 +14,7 @@ const failures = {
   network: 'Sin conexión con el servidor. Revisa internet e intenta de nuevo.',
   generic: 'Algo salió mal. Intenta de nuevo.',
   byCode: {
+    MOMENT_EXISTS: 'Ya existe un momento con ese nombre.',
     INVALID_REQUEST: 'Algún dato enviado no es válido.',
     UNAUTHENTICATED: 'Tu sesión terminó. Vuelve a entrar.',
     INVALID_CREDENTIALS: 'Correo o contraseña incorrectos.',
@@ -269,6 +270,29 @@ export const adminEs = {
       language: 'Elige uno de los idiomas.',
       other: 'Valor no válido.',
     } as Record<string, string>,
+  },
+
+  moments: {
+    title: 'Momentos del día',
+    hint: 'Capítulos de la fiesta (ceremonia, brindis, fiesta): la galería muestra cada uno aparte, y el ZIP pone cada uno en una carpeta.',
+    name: 'Nombre del momento',
+    add: 'Añadir momento',
+    empty: 'Todavía no hay momentos.',
+  },
+  challenges: {
+    title: 'Desafíos',
+    hint: 'Propuestas que los invitados ven en /enviar, tal como las escriban.',
+    text: 'Texto del desafío',
+    add: 'Añadir desafío',
+    empty: 'Todavía no hay desafíos.',
+    active: 'Activo',
+  },
+  orderedList: {
+    up: (name: string) => `Subir “${name}”`,
+    down: (name: string) => `Bajar “${name}”`,
+    remove: (name: string) => `Eliminar “${name}”`,
+    rename: 'Renombrar',
+    saved: 'Guardado.',
   },
 
   cover: {
