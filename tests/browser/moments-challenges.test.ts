@@ -10,7 +10,7 @@ import { useBrowser } from './support/fixture'
 /**
  * The day in chapters and the couple's challenges, on a phone against the real server: a guest
  * answering a challenge from /enviar (and a file whose challenge was switched off meanwhile still
- * going, without it), and /galeria narrowed to one moment by its chips.
+ * going, without it), /galeria narrowed to one moment by its chips, and the projector playing one moment.
  */
 describe('moments and challenges on a phone', () => {
   const server = useTestServer({ admin: true })
@@ -109,5 +109,16 @@ describe('moments and challenges on a phone', () => {
     const direct = await context!.newPage()
     await direct.goto(`/galeria?momento=${cerimonia.id}`)
     await expect.poll(() => direct.locator('[data-testid=gallery-item]').evaluateAll(els => els.map(el => el.getAttribute('data-id'))), { timeout: 15_000 }).toEqual([photos[0]!.id])
+
+    // The projector set to one moment plays that moment only: slide after slide, its one photo.
+    const screen = await context!.newPage()
+    await screen.goto(`/galeria?slideshow=1&segundos=2&convite=0&recados=0&momento=${festa.id}`)
+    const shown = new Set<string>()
+    await until(async () => {
+      const id = await screen.locator('[data-testid=slideshow]').getAttribute('data-id')
+      if (id) shown.add(id)
+      return shown.size >= 2
+    }, 20_000, 'two slides of the moment')
+    expect([...shown].sort()).toEqual([photos[1]!.id, photos[2]!.id].sort())
   })
 })
