@@ -12,7 +12,8 @@ export function useAdminOrderedList<T extends Entry>(base: '/api/admin/moments' 
   const adminFetch = useAdminApi()
   const toasts = useAdminToasts()
   const t = useAdminMessages()
-  const items = ref<T[]>([]) as Ref<T[]>
+  // One list per page, whoever shows it (the editor, the screen's moment choice).
+  const items = useState<T[]>(`admin-ordered-list:${base}`, () => [])
   const busy = ref(false)
 
   async function run(work: () => Promise<void>): Promise<boolean> {

@@ -326,6 +326,9 @@ export const adminEn = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Moment',
+    allMoments: 'Every moment',
     title: 'Screen (projector, TV or tablet)',
     intro: 'The screen shows the approved photos one by one, with the QR code for guests to send theirs. Open this address on the venue’s device; it is not meant for the guests.',
     photoSeconds: 'Seconds per photo',

@@ -327,6 +327,9 @@ export const adminEs = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Momento',
+    allMoments: 'Todos los momentos',
     title: 'Pantalla (proyector, TV o tablet)',
     intro: 'La pantalla muestra las fotos aprobadas, una por una, con el código QR para que los invitados envíen las suyas. Abre esta dirección en el equipo del salón; no es para los invitados.',
     photoSeconds: 'Segundos por foto',

@@ -331,6 +331,9 @@ export const adminPtBR = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Momento',
+    allMoments: 'Todos os momentos',
     title: 'Telão (projetor, TV ou tablet)',
     intro: 'O telão mostra as fotos aprovadas, uma a uma, com o QR code para os convidados enviarem as suas. Abra este endereço no aparelho do salão; ele não é para os convidados.',
     photoSeconds: 'Segundos por foto',

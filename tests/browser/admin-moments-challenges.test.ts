@@ -49,6 +49,13 @@ describe('admin: moments and challenges on the Event tab (browser)', () => {
     await brinde.press('Enter')
     await page.getByText('Já existe um momento com esse nome.').waitFor()
     await expect.poll(() => rowLabels('moments')).toEqual(['Cerimônia', 'Brinde', 'Festa e dança'])
+
+    // The screen's card offers the moments (the ones just added, without a reload) for its address.
+    const brindeId = (await stored('moments'))[1].id
+    const choice = page.locator('[data-testid=slideshow-moment]')
+    await expect.poll(() => choice.locator('option').allTextContents()).toEqual(['Todos os momentos', 'Cerimônia', 'Brinde', 'Festa e dança'])
+    await choice.selectOption(brindeId)
+    await expect.poll(() => page.locator('[data-testid=slideshow-address]').textContent()).toMatch(new RegExp(`/galeria\\?slideshow=1&chave=[\\w-]+&momento=${brindeId}$`))
   })
 
   it('adds challenges, moves one down, switches one off and deletes one; guests see only the active ones', async () => {
