@@ -62,6 +62,12 @@ const MESSAGES = ['Parabéns aos noivos!', 'Felicidades, que sejam muito felizes
   'Vocês merecem tudo de bom', 'Olha a tia Conceição na pista', 'Que alegria estar aqui com vocês', '',
   'Beijos da família de São Paulo', 'Um brinde ao amor', 'Smile! 📸']
 
+/** The evening in MOMENTS chapters of equal length, as a couple's moments with windows would place them. */
+const MOMENTS = 4
+/** The moment measured: the second chapter, a quarter of the uploads. */
+const MEASURED_MOMENT = 'moment-1'
+const momentOfTime = (offset: number, span: number) => `moment-${Math.min(MOMENTS - 1, Math.floor((offset / span) * MOMENTS))}`
+
 /** Small deterministic generator, so every run seeds the same event. */
 function random(seed: number) {
   let state = seed >>> 0
@@ -85,7 +91,7 @@ async function seed(dbPath: string, count: number, deep: number) {
   const span = 6 * 3600_000
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!
   const columns = ['id', 'status', 'kind', 'author', 'message', 'search_text', 'file_name', 'content_type', 'size', 'width', 'height',
-    'duration_sec', 'storage_key', 'thumb_key', 'display_key', 'poster_key', 'derived_at', 'created_at', 'confirmed_at', 'updated_at']
+    'duration_sec', 'storage_key', 'thumb_key', 'display_key', 'poster_key', 'derived_at', 'created_at', 'confirmed_at', 'updated_at', 'moment_id']
   const rowsPerInsert = 500
   const values = `(${columns.map(() => '?').join(', ')})`
   const transaction = await client.transaction('write')
@@ -109,7 +115,7 @@ async function seed(dbPath: string, count: number, deep: number) {
         video ? `VID_${i}.MP4` : `IMG_${i}.JPG`, video ? 'video/mp4' : 'image/jpeg',
         video ? 20_000_000 + i : 2_000_000 + i, video ? 1920 : 4032, video ? 1080 : 3024, video ? 12.5 : null,
         storageKey, video ? null : derived('thumb', 'webp'), video ? null : derived('display', 'jpg'),
-        video ? derived('poster', 'jpg') : null, confirmedAt + 1500, createdAt, confirmedAt, confirmedAt)
+        video ? derived('poster', 'jpg') : null, confirmedAt + 1500, createdAt, confirmedAt, confirmedAt, momentOfTime(createdAt - start, span))
     }
     await transaction.execute({ sql: `insert into uploads (${columns.join(', ')}) values ${Array(rows).fill(values).join(', ')}`, args })
   }
@@ -125,10 +131,25 @@ async function seed(dbPath: string, count: number, deep: number) {
     plans[name] = rows.map(r => String(r.detail)).join('; ')
   }
   await explain('gallery, deep page', `select id from uploads where (status = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL) and (created_at, id) < (?, ?)) order by created_at desc, id desc limit 25`, ['approved', Number(row.created_at), String(row.id)])
+  // The same depth (90 %) inside the measured moment.
+  const inMoment = await client.execute({ sql: `select count(*) as n from uploads where moment_id = ? and status = 'approved' and confirmed_at is not null`, args: [MEASURED_MOMENT] })
+  const momentItems = Number(inMoment.rows[0]!.n)
+  const momentRow = (await client.execute({
+    sql: `select created_at, id from uploads where moment_id = ? and status = 'approved' and confirmed_at is not null order by created_at desc, id desc limit 1 offset ?`,
+    args: [MEASURED_MOMENT, Math.floor(momentItems * 0.9) - 1],
+  })).rows[0]!
+  const displayable = `status = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL)`
+  await explain('gallery by moment, first page', `select id from uploads where (${displayable} and moment_id = ?) order by created_at desc, id desc limit 25`, ['approved', MEASURED_MOMENT])
+  await explain('gallery by moment, deep page', `select id from uploads where (${displayable} and moment_id = ? and (created_at, id) < (?, ?)) order by created_at desc, id desc limit 25`, ['approved', MEASURED_MOMENT, Number(momentRow.created_at), String(momentRow.id)])
   for (const [index, plan] of (await adminListPlans(client, Q)).entries()) plans[`admin list, q: statement ${index + 1}`] = plan
   for (const [index, plan] of (await adminListPlans(client, undefined)).entries()) plans[`admin list, no q: statement ${index + 1}`] = plan
   client.close()
-  return { deepCursor: encodeUploadCursor({ createdAt: new Date(Number(row.created_at)), id: String(row.id) }), plans }
+  return {
+    deepCursor: encodeUploadCursor({ createdAt: new Date(Number(row.created_at)), id: String(row.id) }),
+    momentItems,
+    momentDeepCursor: encodeUploadCursor({ createdAt: new Date(Number(momentRow.created_at)), id: String(momentRow.id) }),
+    plans,
+  }
 }
 
 /**
@@ -295,7 +316,7 @@ async function prepare(rows: number, stops: (() => Promise<unknown>)[]): Promise
   const basePort = await freePort()
   const seedStarted = performance.now()
   const seedCpuStarted = process.cpuUsage()
-  const { deepCursor, plans } = await seed(server.dbPath, rows, deep)
+  const { deepCursor, momentItems, momentDeepCursor, plans } = await seed(server.dbPath, rows, deep)
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const seedCpu = process.cpuUsage(seedCpuStarted)
   const seedCpuSeconds = (seedCpu.user + seedCpu.system) / 1e6
@@ -310,6 +331,8 @@ async function prepare(rows: number, stops: (() => Promise<unknown>)[]): Promise
   const all: Target[] = [
     { key: 'first', name: 'GET /api/gallery (first page)', path: '/api/gallery', headers: {} },
     { key: 'deep', name: `GET /api/gallery?cursor=… (${deep.toLocaleString('en')} items in)`, path: `/api/gallery?cursor=${deepCursor}`, headers: {} },
+    { key: 'moment', name: `GET /api/gallery?moment=… (first page; the moment holds ${momentItems.toLocaleString('en')} items)`, path: `/api/gallery?moment=${MEASURED_MOMENT}`, headers: {} },
+    { key: 'momentdeep', name: `GET /api/gallery?moment=…&cursor=… (${Math.floor(momentItems * 0.9).toLocaleString('en')} items into the moment)`, path: `/api/gallery?moment=${MEASURED_MOMENT}&cursor=${momentDeepCursor}`, headers: {} },
     { key: 'first304', name: 'GET /api/gallery (first page, If-None-Match: 304)', path: '/api/gallery', headers: etag ? { 'if-none-match': etag } : {} },
     { key: 'q', name: `GET /api/admin/uploads?q=${Q}`, path: `/api/admin/uploads?q=${encodeURIComponent(Q)}`, headers: { cookie } },
     // Not measured by default: the same list without q (what the search adds to it), the
@@ -409,6 +432,33 @@ ${table(['deep page vs first page (service)', 'value', 'target'], [
 ${Object.entries(plans).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
 `
   writeSection('Gallery and admin list', section)
+}
+
+/** The gallery narrowed to one moment beside the whole gallery, first and deep pages. */
+function writeMomentSection(size: SizeResult) {
+  const results = ['first', 'deep', 'moment', 'momentdeep'].map(key => find(size, key)!)
+  const [first, deep, moment, momentDeep] = results as [SizeResult['results'][0], SizeResult['results'][0], SizeResult['results'][0], SizeResult['results'][0]]
+  writeSection(`Gallery by moment at ${size.rows.toLocaleString('en')} uploads`, `
+Run: \`npx tsx --tsconfig .nuxt/tsconfig.server.json bench/gallery.ts --rows ${size.rows} --connections ${CONNECTIONS} --duration ${DURATION} --only ${flags.only}\`.
+The same seed as the gallery's section, the evening cut in ${MOMENTS} moments of equal length (\`moment_id\` set on every row);
+\`?moment=\` asks for one of them. The service answers a page from its answer cache until the uploads change, filtered or not;
+the bare server runs the SQL on every request, so its column is the query's own cost, the same with the filter as without. ${method(`${size.seedSeconds.toFixed(1)} s`)}
+
+${table(['endpoint', 'service req/s', 'service p50', 'service p99', 'server CPU per request', 'bare req/s', 'ratio service / bare'], results.map(r => [
+  r.name, r.service.rps.toFixed(0), `${r.service.p50.toFixed(1)} ms`, `${r.service.p99.toFixed(1)} ms`, `${r.service.cpu.toFixed(2)} ms`, r.bare.rps.toFixed(0), (r.service.rps / r.bare.rps).toFixed(2),
+]))}
+
+${table(['filtered vs unfiltered (service)', 'value', 'target'], [
+  ['req/s moment first page ÷ gallery first page', (moment.service.rps / first.service.rps).toFixed(2), '≈ 1'],
+  ['req/s moment deep page ÷ gallery deep page', (momentDeep.service.rps / deep.service.rps).toFixed(2), '≈ 1'],
+  ['CPU per request, moment first ÷ gallery first', (moment.service.cpu / first.service.cpu).toFixed(2), '≈ 1'],
+  ['non-2xx answers or socket errors, all runs', size.bad, '0'],
+])}
+
+Query plans (SQLite): an index seek in both, never a scan or a sort:
+
+${Object.entries(size.plans).filter(([name]) => name.startsWith('gallery')).map(([name, plan]) => `- ${name}: \`${plan}\``).join('\n')}
+`)
 }
 
 /** The first page's 304s and the bytes of an answer, beside the cached first page. */
@@ -534,6 +584,7 @@ async function main() {
   if (sizes.length === 1 && has('first', 'deep', 'q')) writeGallerySection(sizes[0]!)
   if (sizes.length === 1 && has('first', 'first304')) writeConditionalSection(sizes[0]!)
   if (sizes.length > 1 && has('first', 'q')) writeSearchSection(sizes)
+  if (sizes.length === 1 && has('first', 'deep', 'moment', 'momentdeep')) writeMomentSection(sizes[0]!)
 }
 
 await main()

@@ -6,7 +6,7 @@ import { toApiError } from '~/app-utils/api-error'
 export const GALLERY_POLL_MS = 10_000
 const REQUEST_TIMEOUT_MS = 15_000
 
-export function fetchGalleryPage(query: { limit: number, cursor?: string, screenKey?: string }): Promise<GalleryPage> {
+export function fetchGalleryPage(query: { limit: number, cursor?: string, screenKey?: string, moment?: string }): Promise<GalleryPage> {
   return $fetch<GalleryPage>('/api/gallery', { query, retry: 0, timeout: REQUEST_TIMEOUT_MS })
 }
 
@@ -25,13 +25,15 @@ export function galleryGateOf(error: unknown): GalleryGate | null {
 }
 
 /**
- * The public gallery: the first page comes with the server render, further pages on request,
- * and page 1 is asked again every few seconds while the tab is visible. Its media addresses are
- * public and never signed, so a shown picture keeps its address for good.
+ * The public gallery, whole or one moment's (`moment`): the first page comes with the server
+ * render, further pages on request, and page 1 is asked again every few seconds while the tab is
+ * visible. Its media addresses are public and never signed, so a shown picture keeps its address
+ * for good. Another moment is another list: the page mounts the view again for it.
  */
-export async function useGallery() {
+export async function useGallery(moment?: string) {
+  const narrowed = moment ? { moment } : {}
   const list = useCursorList<GalleryItem, GalleryPage>({
-    fetchPage: cursor => fetchGalleryPage({ limit: GALLERY_PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+    fetchPage: cursor => fetchGalleryPage({ limit: GALLERY_PAGE_SIZE, ...narrowed, ...(cursor ? { cursor } : {}) }),
     pollMs: GALLERY_POLL_MS,
     // The button stays; the guest can press it again.
     onLoadMoreError: () => undefined,
@@ -48,8 +50,8 @@ export async function useGallery() {
   })
 
   const first = await useFetch<GalleryPage>('/api/gallery', {
-    key: 'gallery-first-page',
-    query: { limit: GALLERY_PAGE_SIZE },
+    key: `gallery-first-page${moment ? `:${moment}` : ''}`,
+    query: { limit: GALLERY_PAGE_SIZE, ...narrowed },
   })
   if (first.error.value) list.error.value = first.error.value
   else list.show(first.data.value ?? { items: [], nextCursor: null })

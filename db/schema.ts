@@ -106,6 +106,16 @@ export const uploads = sqliteTable('uploads', {
    * WORDS_LOCKED rather than silently undo theirs.
    */
   wordsLocked: integer('words_locked', { mode: 'boolean' }).notNull().default(false),
+  /**
+   * The chapter of the day it belongs to (`moments`), decided at init from the guest's choice or
+   * from `takenAt`, and by the admin after; null for none. Not a foreign key: deleting a moment
+   * clears it in the same transaction (server/utils/moments/).
+   */
+  momentId: text('moment_id'),
+  /** When the phone says it was taken (EXIF or the video's creation time): the couple's, never public. */
+  takenAt: integer('taken_at', { mode: 'timestamp_ms' }),
+  /** The couple's prompt this answers (`challenges`), chosen at init; cleared with the challenge. */
+  challengeId: text('challenge_id'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   confirmedAt: integer('confirmed_at', { mode: 'timestamp_ms' }),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
@@ -114,6 +124,11 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_status_created_idx').on(table.status, table.createdAt, table.id),
   // Gallery: approved and displayable, newest first, keyset over (created_at, id).
   index('uploads_gallery_idx').on(table.status, table.createdAt, table.id).where(DISPLAYABLE),
+  // The gallery of one moment: the same keyset as uploads_gallery_idx behind an equality on the
+  // moment, so `?moment=` pages cost what the unfiltered ones do (and its count is a range of it).
+  index('uploads_moment_gallery_idx').on(table.momentId, table.status, table.createdAt, table.id).where(DISPLAYABLE),
+  // A challenge's answers, the same way.
+  index('uploads_challenge_gallery_idx').on(table.challengeId, table.status, table.createdAt, table.id).where(DISPLAYABLE),
   // Counts of confirmed uploads, and per hour.
   index('uploads_confirmed_created_idx').on(table.confirmedAt, table.createdAt, table.id),
   // Admin list without a status filter, newest first, keyset over (created_at, id). search_text
@@ -136,6 +151,43 @@ export const uploads = sqliteTable('uploads', {
   index('uploads_audio_status_idx').on(table.status, table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
   index('uploads_audio_created_idx').on(table.createdAt, table.id).where(sql`kind = 'audio' AND confirmed_at IS NOT NULL`),
 ])
+
+/**
+ * A chapter of the day (the ceremony, the toast, the party), in the couple's order. An upload
+ * taken inside a moment's window [startsAt, endsAt) belongs to it when sent (the first by position
+ * when windows overlap); a missing bound leaves that side open, and a moment with neither has no
+ * window (only the guest's or the admin's choice puts uploads in it).
+ */
+export const moments = sqliteTable('moments', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  startsAt: integer('starts_at', { mode: 'timestamp_ms' }),
+  endsAt: integer('ends_at', { mode: 'timestamp_ms' }),
+  position: integer('position').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  index('moments_position_idx').on(table.position),
+])
+
+export type MomentRow = typeof moments.$inferSelect
+
+/**
+ * A prompt of the couple's that gets guests shooting ("uma selfie com a noiva"), in their order.
+ * Switched off (`active` false), it is hidden from guests and refused at init, and its answers stay.
+ */
+export const challenges = sqliteTable('challenges', {
+  id: text('id').primaryKey(),
+  text: text('text').notNull(),
+  position: integer('position').notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+}, table => [
+  index('challenges_position_idx').on(table.position),
+])
+
+export type ChallengeRow = typeof challenges.$inferSelect
 
 /**
  * The key of each confirmed upload in the text index `uploads_fts` (an FTS5 table that drizzle

@@ -34,6 +34,8 @@ export const ErrorCode = {
   GALLERY_PIN_INVALID: 'GALLERY_PIN_INVALID',
   DOWNLOADS_DISABLED: 'DOWNLOADS_DISABLED',
   GUEST_LIMIT_REACHED: 'GUEST_LIMIT_REACHED',
+  // A moment's name already taken in the event (POST/PATCH /api/admin/moments, docs/api.md).
+  MOMENT_EXISTS: 'MOMENT_EXISTS',
   STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
   // The local driver's /media routes, which stand in for S3's presigned URLs (docs/api.md).

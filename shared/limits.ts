@@ -46,6 +46,10 @@ export const MESSAGE_MAX_LENGTH = 1000
 export const GUESTBOOK_TEXT_MAX_LENGTH = MESSAGE_MAX_LENGTH
 export const FILE_NAME_MAX_LENGTH = 255
 export const COUPLE_NAMES_MAX_LENGTH = 120
+/** A moment's name (the ceremony, the party): a tab on a phone. */
+export const MOMENT_NAME_MAX_LENGTH = 60
+/** A challenge's prompt ("uma selfie com a noiva"): a card's line or two on a phone. */
+export const CHALLENGE_TEXT_MAX_LENGTH = 120
 /** The admin list's search text (`q`). */
 export const SEARCH_QUERY_MAX_LENGTH = 200
 

@@ -9,8 +9,8 @@ export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
 /** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
-/** `chave`: the venue screen's key. */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave' } as const
+/** `chave`: the venue screen's key. `momento`: one moment of the day only (the toast, the party). */
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave', moment: 'momento' } as const
 
 export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
 /**
@@ -31,6 +31,8 @@ export interface SlideshowOptions {
   messageEvery?: number
   /** `chave`: the venue screen's key, which lets this screen show a closed or PIN-guarded gallery. */
   screenKey?: string
+  /** `momento`: plays one moment's photos only (`GET /api/gallery?moment=`). */
+  moment?: string
 }
 
 /** A query value as a number, or undefined when absent or not a number. */
@@ -61,8 +63,10 @@ export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOpt
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
   const messageEvery = numberOf(query[SLIDESHOW_QUERY.messageEvery])
   const key = query[SLIDESHOW_QUERY.screenKey]
+  const moment = query[SLIDESHOW_QUERY.moment]
   return {
     ...(typeof key === 'string' && /^[\w-]{1,200}$/.test(key) ? { screenKey: key } : {}),
+    ...(typeof moment === 'string' && /^[\w-]{1,64}$/.test(moment) ? { moment } : {}),
     // Seconds may be fractional (2.5); zero or less means "not said".
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
@@ -80,5 +84,6 @@ export function slideshowPathOf(options: SlideshowOptions = {}): string {
   if (photoSeconds !== undefined && photoSeconds !== SLIDESHOW_DEFAULTS.photoSeconds) query.set(SLIDESHOW_QUERY.photoSeconds, String(photoSeconds))
   if (inviteEvery !== undefined && inviteEvery !== SLIDESHOW_DEFAULTS.inviteEvery) query.set(SLIDESHOW_QUERY.inviteEvery, String(inviteEvery))
   if (options.screenKey) query.set(SLIDESHOW_QUERY.screenKey, options.screenKey)
+  if (options.moment) query.set(SLIDESHOW_QUERY.moment, options.moment)
   return `${SLIDESHOW_PAGE}?${query}`
 }

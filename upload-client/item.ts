@@ -76,5 +76,6 @@ export function toRecord(item: QueueItem): UploadRecord {
     done: item.done, status: item.status, error: item.error, errorFinal: item.errorFinal,
     hash: item.hash ?? null, duplicate: item.duplicate ?? false, undo: item.undo ? { ...item.undo } : null,
     wordsRevision: item.wordsRevision ?? 0, wordsSent: item.wordsSent ? { ...item.wordsSent } : null, wordsLocked: item.wordsLocked ?? false,
+    challengeId: item.challengeId ?? null,
   }
 }

@@ -46,6 +46,8 @@ export interface UploadRecord {
   wordsSent?: SentWords | null
   /** The couple changed this upload's words: the server keeps theirs, and this device's edits stop. */
   wordsLocked?: boolean
+  /** The couple's challenge the guest picked it for; dropped when the server no longer takes it. */
+  challengeId?: string | null
 }
 
 /**

@@ -115,25 +115,48 @@ async function retrying<T>({ item, env }: Trip, signal: AbortSignal, activePhase
   }
 }
 
+/** What init is told of a file, with the words as they are now. */
+function initBody(item: QueueItem, words: { author: string, message: string }) {
+  return {
+    fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
+    contentType: item.contentType,
+    size: item.size,
+    // Videos and spoken guestbook messages (audio) declare their length.
+    ...(item.kind !== 'photo' && item.durationSec ? { durationSec: item.durationSec } : {}),
+    author: words.author,
+    message: words.message,
+    ...(item.hash ? { hash: item.hash } : {}),
+    ...(item.challengeId ? { challengeId: item.challengeId } : {}),
+    // Init tried again (its answer lost, or the phone's other sender first) answers the same upload.
+    ...(CLIENT_KEY_PATTERN.test(item.key) ? { clientKey: item.key } : {}),
+  }
+}
+
+/** Init's 400 names the challenge (docs/api.md: an inactive or unknown one is refused). */
+function refusedChallenge(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 400) return false
+  const issues = error.data.issues
+  return Array.isArray(issues) && issues.some(issue => Array.isArray(issue?.path) && issue.path[0] === 'challengeId')
+}
+
 /** Null when the server already has these bytes (the item is then marked a duplicate). */
 async function init(trip: Trip): Promise<Destination | null> {
   const { item, signal, persist } = trip
   // Each try carries the words as they are then: the guest may be typing while init retries.
   let words = wordsToSend(item)
-  const response = await retrying(trip, signal, 'sending', () => {
+  const response = await retrying(trip, signal, 'sending', async () => {
     words = wordsToSend(item)
-    return postJson<InitAnswer>('/api/uploads/init', {
-      fileName: item.fileName.slice(0, FILE_NAME_MAX_LENGTH) || 'arquivo',
-      contentType: item.contentType,
-      size: item.size,
-      // Videos and spoken guestbook messages (audio) declare their length.
-      ...(item.kind !== 'photo' && item.durationSec ? { durationSec: item.durationSec } : {}),
-      author: words.author,
-      message: words.message,
-      ...(item.hash ? { hash: item.hash } : {}),
-      // Init tried again (its answer lost, or the phone's other sender first) answers the same upload.
-      ...(CLIENT_KEY_PATTERN.test(item.key) ? { clientKey: item.key } : {}),
-    }, signal)
+    try {
+      return await postJson<InitAnswer>('/api/uploads/init', initBody(item, words), signal)
+    }
+    catch (error) {
+      // The challenge was deleted or switched off while the file waited: the photo still goes,
+      // answering nothing, rather than stay stuck on a refusal no retry can change.
+      if (!item.challengeId || !refusedChallenge(error)) throw error
+      item.challengeId = null
+      await trip.persist(item)
+      return postJson<InitAnswer>('/api/uploads/init', initBody(item, words), signal)
+    }
   })
   if ('duplicate' in response) {
     markDuplicate(item, response.id)

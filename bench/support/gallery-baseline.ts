@@ -57,6 +57,10 @@ async function gallery(params: URLSearchParams) {
   if (cursor === null) return { status: 400, body: { statusCode: 400 } }
   const args: (string | number)[] = ['approved']
   let where = `"uploads"."status" = ? and confirmed_at IS NOT NULL AND (kind = 'video' OR display_key IS NOT NULL)`
+  if (params.has('moment')) {
+    where += ` and "uploads"."moment_id" = ?`
+    args.push(params.get('moment')!)
+  }
   if (cursor) {
     where += ` and ("uploads"."created_at", "uploads"."id") < (?, ?)`
     args.push(cursor.createdAt.getTime(), cursor.id)

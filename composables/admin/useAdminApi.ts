@@ -3,7 +3,7 @@ import { toApiError } from '~/app-utils/api-error'
 import { useAdminSessionState } from './useAdminSession'
 
 export type AdminFetchOptions = {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   query?: Record<string, string | number | undefined>
   body?: Record<string, unknown>
   headers?: Record<string, string>

@@ -62,7 +62,7 @@ export interface SlideLayer {
 }
 
 /** One page of the gallery, and whether it came from the service worker's kept copy (the network failed or hung). */
-async function fetchPage(query: { limit: number, cursor?: string, screenKey?: string }): Promise<{ page: GalleryPage, kept: boolean }> {
+async function fetchPage(query: { limit: number, cursor?: string, screenKey?: string, moment?: string }): Promise<{ page: GalleryPage, kept: boolean }> {
   const response = await $fetch.raw<GalleryPage>('/api/gallery', { query, retry: 0, timeout: POLL_TIMEOUT_MS })
   return { page: response._data ?? { items: [], nextCursor: null }, kept: response.headers.has('x-offline-copy') }
 }
@@ -72,7 +72,7 @@ async function fetchPage(query: { limit: number, cursor?: string, screenKey?: st
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interlude?: SlideshowInterlude, screenKey?: string } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interlude?: SlideshowInterlude, screenKey?: string, moment?: string } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
@@ -119,7 +119,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     let kept = false
     let cursor: string | undefined
     while (items.length < SLIDESHOW_POOL_MAX) {
-      const answer = await fetchPage({ limit: SLIDESHOW_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(options.screenKey ? { screenKey: options.screenKey } : {}) })
+      const answer = await fetchPage({ limit: SLIDESHOW_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(options.screenKey ? { screenKey: options.screenKey } : {}), ...(options.moment ? { moment: options.moment } : {}) })
       items.push(...answer.page.items)
       kept ||= answer.kept
       if (!answer.page.nextCursor) break

@@ -31,12 +31,12 @@ function newKey(): string {
  * there. It waits (`waiting`) until the runner has checked the file; the check may still refuse
  * it, or correct its type and kind from its bytes.
  */
-function pickedRow(file: File, words: Words): QueueItem {
+function pickedRow(file: File, words: Words, challengeId: string | null): QueueItem {
   return reactive<QueueItem>({
     key: newKey(), fileName: file.name, contentType: file.type, kind: kindOfContentType(file.type), size: file.size,
     durationSec: null, author: cleanText(words.author, AUTHOR_MAX_LENGTH), message: cleanText(words.message, MESSAGE_MAX_LENGTH), addedAt: Date.now(), submitted: true,
     uploadId: null, uploadType: null, partsDone: [], done: false, status: null, error: null, errorFinal: false,
-    hash: null, duplicate: false, undo: null,
+    hash: null, duplicate: false, undo: null, challengeId,
     // A File inside a reactive proxy loses its native methods (slice, arrayBuffer).
     file: markRaw(file), phase: 'waiting', sentBytes: 0, thumbUrl: null,
   }) as QueueItem
@@ -122,12 +122,13 @@ function createQueue() {
    * a recording sends its own (a voice message carries no photo caption). Answers the refused
    * ones, whose rows are gone by then.
    */
-  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words): Promise<RefusedFile[]> {
+  /** `challengeId`: the couple's challenge these files answer (the guest picked them from its card). */
+  async function addFiles(files: File[], limits: EventLimits, attached: { author: string, message: string } = words, challengeId: string | null = null): Promise<RefusedFile[]> {
     const picked: PickedFile[] = []
     for (const file of files) {
       const earlier = pickedFiles.get(identityOf(file))
       if (earlier && items.value.some(item => item.key === earlier)) continue
-      const item = pickedRow(file, attached)
+      const item = pickedRow(file, attached, challengeId)
       pickedFiles.set(identityOf(file), item.key)
       picked.push({ file, item })
     }

@@ -13,6 +13,7 @@ const failures = {
   network: 'No connection to the server. Check the internet and try again.',
   generic: 'Something went wrong. Please try again.',
   byCode: {
+    MOMENT_EXISTS: 'A moment with that name already exists.',
     INVALID_REQUEST: 'Some of the data sent is not valid.',
     UNAUTHENTICATED: 'Your session has ended. Please sign in again.',
     INVALID_CREDENTIALS: 'Wrong email or password.',
@@ -270,6 +271,29 @@ export const adminEn = {
     } as Record<string, string>,
   },
 
+  moments: {
+    title: 'Moments of the day',
+    hint: 'Chapters of the day (ceremony, toast, party): the gallery shows each on its own, and the ZIP puts each in a folder.',
+    name: 'Moment name',
+    add: 'Add moment',
+    empty: 'No moments yet.',
+  },
+  challenges: {
+    title: 'Challenges',
+    hint: 'Prompts guests see on /enviar, as you write them.',
+    text: 'Challenge text',
+    add: 'Add challenge',
+    empty: 'No challenges yet.',
+    active: 'Active',
+  },
+  orderedList: {
+    up: (name: string) => `Move “${name}” up`,
+    down: (name: string) => `Move “${name}” down`,
+    remove: (name: string) => `Delete “${name}”`,
+    rename: 'Rename',
+    saved: 'Saved.',
+  },
+
   cover: {
     title: 'Cover',
     none: 'No cover yet. Pick an approved photo in moderation with “Use as the event cover”.',
@@ -302,6 +326,9 @@ export const adminEn = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Moment',
+    allMoments: 'Every moment',
     title: 'Screen (projector, TV or tablet)',
     intro: 'The screen shows the approved photos one by one, with the QR code for guests to send theirs. Open this address on the venue’s device; it is not meant for the guests.',
     photoSeconds: 'Seconds per photo',

@@ -14,6 +14,7 @@ const failures = {
   network: 'Sin conexión con el servidor. Revisa internet e intenta de nuevo.',
   generic: 'Algo salió mal. Intenta de nuevo.',
   byCode: {
+    MOMENT_EXISTS: 'Ya existe un momento con ese nombre.',
     INVALID_REQUEST: 'Algún dato enviado no es válido.',
     UNAUTHENTICATED: 'Tu sesión terminó. Vuelve a entrar.',
     INVALID_CREDENTIALS: 'Correo o contraseña incorrectos.',
@@ -271,6 +272,29 @@ export const adminEs = {
     } as Record<string, string>,
   },
 
+  moments: {
+    title: 'Momentos del día',
+    hint: 'Capítulos de la fiesta (ceremonia, brindis, fiesta): la galería muestra cada uno aparte, y el ZIP pone cada uno en una carpeta.',
+    name: 'Nombre del momento',
+    add: 'Añadir momento',
+    empty: 'Todavía no hay momentos.',
+  },
+  challenges: {
+    title: 'Desafíos',
+    hint: 'Propuestas que los invitados ven en /enviar, tal como las escriban.',
+    text: 'Texto del desafío',
+    add: 'Añadir desafío',
+    empty: 'Todavía no hay desafíos.',
+    active: 'Activo',
+  },
+  orderedList: {
+    up: (name: string) => `Subir “${name}”`,
+    down: (name: string) => `Bajar “${name}”`,
+    remove: (name: string) => `Eliminar “${name}”`,
+    rename: 'Renombrar',
+    saved: 'Guardado.',
+  },
+
   cover: {
     title: 'Portada',
     none: 'Todavía no hay portada. Elige una foto aprobada en la moderación con “Usar como portada”.',
@@ -303,6 +327,9 @@ export const adminEs = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Momento',
+    allMoments: 'Todos los momentos',
     title: 'Pantalla (proyector, TV o tablet)',
     intro: 'La pantalla muestra las fotos aprobadas, una por una, con el código QR para que los invitados envíen las suyas. Abre esta dirección en el equipo del salón; no es para los invitados.',
     photoSeconds: 'Segundos por foto',

@@ -15,6 +15,7 @@ const failures = {
   network: 'Sem conexão com o servidor. Verifique a internet e tente de novo.',
   generic: 'Algo deu errado. Tente de novo.',
   byCode: {
+    MOMENT_EXISTS: 'Já existe um momento com esse nome.',
     INVALID_REQUEST: 'Algum dado enviado é inválido.',
     UNAUTHENTICATED: 'Sua sessão terminou. Entre de novo.',
     INVALID_CREDENTIALS: 'E-mail ou senha incorretos.',
@@ -275,6 +276,29 @@ export const adminPtBR = {
     } as Record<string, string>,
   },
 
+  moments: {
+    title: 'Momentos do dia',
+    hint: 'Capítulos da festa (cerimônia, brinde, festa): a galeria mostra cada um à parte, e o ZIP põe cada um numa pasta.',
+    name: 'Nome do momento',
+    add: 'Adicionar momento',
+    empty: 'Nenhum momento ainda.',
+  },
+  challenges: {
+    title: 'Desafios',
+    hint: 'Propostas que aparecem para os convidados em /enviar, como vocês escreverem.',
+    text: 'Texto do desafio',
+    add: 'Adicionar desafio',
+    empty: 'Nenhum desafio ainda.',
+    active: 'Ativo',
+  },
+  orderedList: {
+    up: (name: string) => `Subir “${name}”`,
+    down: (name: string) => `Descer “${name}”`,
+    remove: (name: string) => `Excluir “${name}”`,
+    rename: 'Renomear',
+    saved: 'Salvo.',
+  },
+
   cover: {
     title: 'Capa',
     none: 'Nenhuma capa definida. Escolha uma foto aprovada na moderação com “Usar como capa”.',
@@ -307,6 +331,9 @@ export const adminPtBR = {
   },
 
   slideshow: {
+    /** Which moment of the day the screen plays (`momento` in its address). */
+    moment: 'Momento',
+    allMoments: 'Todos os momentos',
     title: 'Telão (projetor, TV ou tablet)',
     intro: 'O telão mostra as fotos aprovadas, uma a uma, com o QR code para os convidados enviarem as suas. Abra este endereço no aparelho do salão; ele não é para os convidados.',
     photoSeconds: 'Segundos por foto',

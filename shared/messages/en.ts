@@ -19,6 +19,12 @@ export const en = {
     leaveMessage: 'Leave a message',
     coverAlt: (names: string) => (names ? `Cover photo of ${names}` : 'Cover photo'),
   },
+  /** The couple's challenges on /enviar (their words follow, as typed). */
+  challenges: {
+    title: 'Challenges',
+    answered: (count: number, total: number) => `${count} of ${total} ${plural(total, 'challenge', 'challenges')}`,
+    done: 'Done',
+  },
   upload: {
     title: 'Share photos and videos',
     back: 'Back to home',
@@ -119,6 +125,9 @@ export const en = {
     tryAgain: 'Try again',
     offline: 'No connection: these are the photos we already had. New ones appear when the connection is back.',
     loadMore: 'Load more',
+    /** The chips that show one moment of the day (the couple's names for them follow). */
+    momentsLabel: 'Moments of the day',
+    allMoments: 'All',
     loading: 'Loading…',
     newItems: (count: number) => `${count} new`,
     open: (index: number, author: string, kind: MediaKind) =>

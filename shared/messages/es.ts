@@ -19,6 +19,12 @@ export const es = {
     leaveMessage: 'Deja un mensaje',
     coverAlt: (names: string) => (names ? `Foto de portada de ${names}` : 'Foto de portada'),
   },
+  /** The couple's challenges on /enviar (their words follow, as typed). */
+  challenges: {
+    title: 'Desafíos',
+    answered: (count: number, total: number) => `${count} de ${total} ${plural(total, 'desafío', 'desafíos')}`,
+    done: 'Hecho',
+  },
   upload: {
     title: 'Enviar fotos y videos',
     back: 'Volver al inicio',
@@ -119,6 +125,9 @@ export const es = {
     tryAgain: 'Intentar de nuevo',
     offline: 'Sin conexión: estas son las fotos que ya teníamos. Las nuevas aparecen cuando vuelva la conexión.',
     loadMore: 'Cargar más',
+    /** The chips that show one moment of the day (the couple's names for them follow). */
+    momentsLabel: 'Momentos del día',
+    allMoments: 'Todo',
     loading: 'Cargando…',
     newItems: (count: number) => `${count} ${plural(count, 'novedad', 'novedades')}`,
     open: (index: number, author: string, kind: MediaKind) =>

@@ -19,6 +19,12 @@ export const ptBR = {
     leaveMessage: 'Deixe um recado',
     coverAlt: (names: string) => (names ? `Foto de capa de ${names}` : 'Foto de capa'),
   },
+  /** The couple's challenges on /enviar (their words follow, as typed). */
+  challenges: {
+    title: 'Desafios',
+    answered: (count: number, total: number) => `${count} de ${total} ${plural(total, 'desafio', 'desafios')}`,
+    done: 'Feito',
+  },
   upload: {
     title: 'Enviar fotos e vídeos',
     back: 'Voltar ao início',
@@ -158,6 +164,9 @@ export const ptBR = {
     tryAgain: 'Tentar de novo',
     offline: 'Sem conexão: estas são as fotos que já tínhamos. As novas aparecem quando a internet voltar.',
     loadMore: 'Carregar mais',
+    /** The chips that show one moment of the day (the couple's names for them follow). */
+    momentsLabel: 'Momentos do dia',
+    allMoments: 'Tudo',
     loading: 'Carregando…',
     newItems: (count: number) => `${count} ${plural(count, 'novidade', 'novidades')}`,
     open: (index: number, author: string, kind: MediaKind) =>

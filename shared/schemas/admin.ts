@@ -14,17 +14,26 @@ export const adminUploadsQuerySchema = z.strictObject({
   limit: singleQuery(z.coerce.number().int().min(1).max(200)).default(50),
   /** Newest first (the default), or most hearted first (docs/api.md, "Hearts and comments"). */
   sort: singleQuery(z.enum(ADMIN_UPLOAD_SORTS)).optional(),
+  /** One moment's uploads only (docs/api.md, "Moments"). */
+  moment: singleQuery(idSchema).optional(),
+  /** One challenge's answers only. */
+  challenge: singleQuery(idSchema).optional(),
 })
 
 export const adminUploadPatchSchema = z.strictObject({
   author: authorNameSchema,
   message: guestText(MESSAGE_MAX_LENGTH),
+  /** Moves it to another moment (null: none); not a words edit, so it locks nothing. */
+  momentId: idSchema.nullable(),
 }).partial()
 
-export const bulkActionSchema = z.strictObject({
-  ids: z.array(idSchema).min(1).max(500),
-  action: z.enum(['approve', 'reject', 'delete']),
-})
+const bulkIds = z.array(idSchema).min(1).max(500)
+
+export const bulkActionSchema = z.discriminatedUnion('action', [
+  z.strictObject({ ids: bulkIds, action: z.enum(['approve', 'reject', 'delete']) }),
+  /** Puts every upload in one moment (null: in none). */
+  z.strictObject({ ids: bulkIds, action: z.literal('moment'), momentId: idSchema.nullable() }),
+])
 
 export type BulkAction = z.infer<typeof bulkActionSchema>
 
@@ -67,6 +76,12 @@ export interface AdminUpload {
   /** Guests' hearts and approved comments (docs/api.md, "Hearts and comments"). */
   hearts: number
   commentCount: number
+  /** The moment of the day it belongs to, or null. */
+  momentId: string | null
+  /** When the phone says it was taken (the couple's: never in public answers), or null. */
+  takenAt: string | null
+  /** The challenge it answers, or null. */
+  challengeId: string | null
   createdAt: string
   confirmedAt: string | null
   updatedAt: string

@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { singleQuery } from '#shared/schemas/common'
+import { idSchema, singleQuery } from '#shared/schemas/common'
 import type { MediaKind, VideoDisplay } from '#shared/enums'
 import type { LatestComment } from '#shared/schemas/reactions'
 
@@ -14,6 +14,14 @@ export const galleryQuerySchema = z.strictObject({
   /** The venue screen's key (docs/api.md, "Who sees the gallery"); a wrong one counts as none. */
   screenKey: singleQuery(z.string().max(200)).optional(),
 })
+
+/** GET /api/gallery: a page, of everything or narrowed to one moment or one challenge (not both). */
+export const galleryListQuerySchema = galleryQuerySchema.extend({
+  /** One moment's items only (docs/api.md, "Moments"); an unknown id lists nothing. */
+  moment: singleQuery(idSchema).optional(),
+  /** One challenge's answers only (docs/api.md, "Challenges"). */
+  challenge: singleQuery(idSchema).optional(),
+}).refine(query => query.moment === undefined || query.challenge === undefined, { message: 'moment or challenge, not both', path: ['challenge'] })
 
 /** GET /api/stats: the gallery's counts, open to the venue screen's key as the gallery is. */
 export const statsQuerySchema = z.strictObject({
@@ -43,6 +51,10 @@ export interface GalleryItem {
    */
   display?: Exclude<VideoDisplay, 'pending'>
   createdAt: string
+  /** The moment of the day it belongs to, or null. */
+  momentId: string | null
+  /** The challenge it answers, or null. */
+  challengeId: string | null
   /** Devices that hearted it; counts refresh at most once a second (docs/api.md, "Hearts and comments"). */
   hearts: number
   /** Approved comments. */

@@ -16,6 +16,8 @@ export interface MyUpload {
   thumbUrl?: string
   status: UploadStatus
   createdAt: string
+  /** The challenge it answers, when it answers one ("3 de 8 desafios"). */
+  challengeId?: string
   /** While the device may still remove it (DELETE /api/uploads/:id with its undo token). */
   undoUntil?: string
 }

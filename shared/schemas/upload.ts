@@ -1,11 +1,21 @@
 import { z } from './zod'
 import type { DisplayCopyMaker, MediaKind, UploadStatus } from '#shared/enums'
 import { FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
-import { authorNameSchema, guestText } from '#shared/schemas/common'
+import { authorNameSchema, guestText, idSchema } from '#shared/schemas/common'
 import { CLIENT_KEY_PATTERN } from '#shared/client-key'
 
 /** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
 export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
+
+/** A day of clock skew is allowed; a date further ahead is no camera's, and would misplace the upload. */
+const TAKEN_AT_MAX_AHEAD_MS = 24 * 60 * 60 * 1000
+
+/**
+ * An instant with its offset (or Z): a local time without one names no instant, since the phone's
+ * zone is not the server's, so it is refused rather than guessed.
+ */
+export const takenAtSchema = z.iso.datetime({ offset: true })
+  .refine(iso => Date.parse(iso) <= Date.now() + TAKEN_AT_MAX_AHEAD_MS, { message: 'takenAt is more than a day ahead' })
 
 export const initUploadSchema = z.strictObject({
   fileName: guestText(FILE_NAME_MAX_LENGTH, 1),
@@ -20,6 +30,12 @@ export const initUploadSchema = z.strictObject({
   hash: contentHashSchema.optional(),
   /** The phone's own random name for the file: init again with it answers the same upload (docs/api.md). */
   clientKey: z.string().regex(CLIENT_KEY_PATTERN).optional(),
+  /** The moment of the day the guest chose (docs/api.md, "Moments"); unknown: 400. */
+  momentId: idSchema.optional(),
+  /** When it was taken, as the phone read it from the file (EXIF or the video's creation time). */
+  takenAt: takenAtSchema.optional(),
+  /** The couple's challenge it answers (docs/api.md, "Challenges"); inactive or unknown: 400. */
+  challengeId: idSchema.optional(),
 })
 
 export type InitUploadBody = z.infer<typeof initUploadSchema>

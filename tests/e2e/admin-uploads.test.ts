@@ -5,8 +5,8 @@ import { adminRecord, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type
 import { AUTHOR_MAX_LENGTH, MESSAGE_MAX_LENGTH, SEARCH_QUERY_MAX_LENGTH } from '../../shared/limits'
 
 const ADMIN_UPLOAD_FIELDS = [
-  'author', 'commentCount', 'confirmedAt', 'contentType', 'createdAt', 'display', 'durationSec', 'fileName', 'hearts', 'height', 'id', 'isCover', 'kind',
-  'message', 'originalUrl', 'publicImage', 'size', 'status', 'thumb2xUrl', 'thumbUrl', 'updatedAt', 'url', 'videoCodec', 'width',
+  'author', 'challengeId', 'commentCount', 'confirmedAt', 'contentType', 'createdAt', 'display', 'durationSec', 'fileName', 'hearts', 'height', 'id', 'isCover', 'kind',
+  'message', 'momentId', 'originalUrl', 'publicImage', 'size', 'status', 'takenAt', 'thumb2xUrl', 'thumbUrl', 'updatedAt', 'url', 'videoCodec', 'width',
 ].sort()
 
 describe('admin uploads', () => {

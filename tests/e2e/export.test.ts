@@ -104,7 +104,7 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
     // In the event's language (Portuguese by default).
-    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados', 'corações', 'comentários', 'exibição'])
+    expect(header).toEqual(['id', 'autor', 'mensagem', 'tipo', 'enviado em', 'arquivo', 'nome original', 'metadados', 'corações', 'comentários', 'momento', 'exibição'])
     return rows.map(row => row.map(unguard))
   }
 
@@ -201,6 +201,38 @@ describe.each(['local', 's3'] as const)('ZIP export (%s driver)', (driver) => {
     expect(server.output()).not.toContain('[export]')
     await api(server.url, `/api/admin/uploads/${init.id}`, { method: 'DELETE', cookie: server.cookie })
   }, 120_000)
+
+  it('puts the photos and videos of each moment in a folder of its own, named in the manifest; the rest at the root', async () => {
+    const admin = (method: string, path: string, json?: unknown) => api(server.url, path, { method, json, cookie: server.cookie })
+    const cerimonia = (await admin('POST', '/api/admin/moments', { name: 'Cerimônia' })).body
+    const festa = (await admin('POST', '/api/admin/moments', { name: '../Festa/Dança' })).body
+    const [photo, , , , , video] = approved
+    expect((await admin('PATCH', `/api/admin/uploads/${photo!.id}`, { momentId: cerimonia.id })).status).toBe(200)
+    expect((await admin('PATCH', `/api/admin/uploads/${video!.id}`, { momentId: festa.id })).status).toBe(200)
+    try {
+      const entries = await download()
+      const rows = manifestOf(entries)
+      const rowOf = (id: string) => rows.find(row => row[0] === id)!
+      expect(rowOf(photo!.id)[5]).toMatch(/^Cerimônia\/\d{4}-\d{2}-\d{2}_\d{4}_[a-z0-9-]+_[\w-]+\.jpg$/)
+      expect(rowOf(photo!.id)[10]).toBe('Cerimônia')
+      expect(rowOf(video!.id)[5]).toMatch(/^-Festa-Dança\/.+\.mp4$/)
+      expect(rowOf(video!.id)[10]).toBe('../Festa/Dança')
+      for (const seeded of [photo!, video!]) {
+        const entry = entries.find(e => e.name === rowOf(seeded.id)[5])!
+        expect(entry, seeded.id).toBeDefined()
+        expect(entry.bytes.equals(seeded.bytes)).toBe(true)
+      }
+      for (const seeded of approved.slice(1, 5)) {
+        expect(rowOf(seeded.id)[5]).toMatch(SAFE_NAME)
+        expect(rowOf(seeded.id)[10]).toBe('')
+      }
+      const folders = new Set(entries.map(e => e.name).filter(name => name.includes('/')).map(name => name.split('/')[0]))
+      expect(folders).toEqual(new Set(['Cerimônia', '-Festa-Dança']))
+    }
+    finally {
+      for (const moment of [cerimonia, festa]) expect((await admin('DELETE', `/api/admin/moments/${moment.id}`)).status).toBe(204)
+    }
+  })
 
   it('lists an original that vanished from storage without a file, and still completes', async () => {
     const victim = await seedPhoto(server.url, { author: 'Sumiu' })

@@ -4,7 +4,7 @@ import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { adminRecord, inBatches, seedPhoto, seedUnconfirmed, seedVideo, setModeration, type Seeded } from '../support/seed'
 
-const GALLERY_FIELDS = ['author', 'commentCount', 'createdAt', 'durationSec', 'hearts', 'height', 'id', 'kind', 'latestComment', 'message', 'thumb2xUrl', 'thumbUrl', 'url', 'width']
+const GALLERY_FIELDS = ['author', 'challengeId', 'commentCount', 'createdAt', 'durationSec', 'hearts', 'height', 'id', 'kind', 'latestComment', 'message', 'momentId', 'thumb2xUrl', 'thumbUrl', 'url', 'width']
 
 /** Every id the gallery lists, page by page, with `between(pageIndex, items)` run between pages. */
 async function pageThrough(base: string, limit: number, between?: (page: number, items: any[]) => Promise<void>) {

@@ -363,9 +363,9 @@ describe.each(['local', 's3'] as const)('hearts and comments (%s driver)', (driv
     const entries = await unzip(Buffer.from(await response.arrayBuffer()))
     expect(entries.slice(-3).map(entry => entry.name)).toEqual(['comments.csv', 'guestbook.csv', 'manifest.csv'])
     const manifest = entries.find(entry => entry.name === 'manifest.csv')!.bytes.toString('utf8').split('\r\n')
-    expect(manifest[0]).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,exibição')
+    expect(manifest[0]).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,momento,exibição')
     const line = manifest.find(row => row.startsWith(`${photo.id},`))!
-    expect(line.endsWith(',1,1,')).toBe(true)
+    expect(line.endsWith(',1,1,,')).toBe(true)
 
     const comments = entries.find(entry => entry.name === 'comments.csv')!.bytes.toString('utf8').split('\r\n')
     expect(comments[0]).toBe('\uFEFFid da foto,autor,comentário,enviado em')

@@ -11,6 +11,11 @@ export interface InitBody {
   message?: string
   /** SHA-256 of the bytes, hex (the duplicate check). */
   hash?: string
+  /** The moment the guest chose, and when the phone says it was taken (docs/api.md, "Moments"). */
+  momentId?: string
+  takenAt?: string
+  /** The couple's challenge it answers. */
+  challengeId?: string
 }
 
 /** The storage key a presigned URL writes to (local: /media/<key>; S3 path style: /<bucket>/<key>): `staging/…` for a single PUT. */

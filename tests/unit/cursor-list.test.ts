@@ -7,7 +7,7 @@ import type { GalleryItem } from '../../shared/schemas/gallery'
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 12, 20, minute)).toISOString()
 const item = (id: string, minute: number, url = `/m/${id}`): GalleryItem => ({
   id, kind: 'photo', author: '', message: '', url, thumbUrl: null, thumb2xUrl: null, width: null, height: null, durationSec: null, createdAt: at(minute),
-  hearts: 0, commentCount: 0, latestComment: null,
+  momentId: null, challengeId: null, hearts: 0, commentCount: 0, latestComment: null,
 })
 
 function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): AdminUpload {
@@ -16,7 +16,7 @@ function upload(id: string, minute: number, fields: Partial<AdminUpload> = {}): 
     id, status: 'pending', kind: 'photo', author: 'Maria', message: '', fileName: 'a.jpg', contentType: 'image/jpeg',
     size: 1000, width: null, height: null, durationSec: null,
     url: `http://h/media/${id}?sig=1`, thumbUrl: `http://h/media/${id}-t?sig=1`, thumb2xUrl: null, publicImage: null, display: null, videoCodec: null, originalUrl: `http://h/media/${id}-o?sig=1`,
-    isCover: false, hearts: 0, commentCount: 0, createdAt: at, confirmedAt: at, updatedAt: at, ...fields,
+    isCover: false, hearts: 0, commentCount: 0, momentId: null, takenAt: null, challengeId: null, createdAt: at, confirmedAt: at, updatedAt: at, ...fields,
   }
 }
 

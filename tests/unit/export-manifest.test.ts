@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { manifestHeader, manifestLine } from '../../server/utils/admin/export-manifest'
 import { csvCell, csvLine } from '../../server/utils/archive/csv'
 import { archiveEntryName } from '../../server/utils/archive/entry-name'
+import { archiveFolderName, archiveFolderNames } from '../../server/utils/archive/folder-name'
 
 const base = { id: 'Ab3_-xYz', createdAt: new Date('2026-11-22T18:04:05.123Z'), storageKey: 'orig/Ab3_-xYz-tok.jpg' }
 
@@ -47,28 +48,51 @@ describe('manifest CSV', () => {
   })
 
   it('starts with a byte order mark and the column names, in English for an English event', () => {
-    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata,hearts,comments,display\r\n')
+    expect(manifestHeader('en')).toBe('\uFEFFid,author,message,kind,createdAt,file,originalFileName,metadata,hearts,comments,moment,display\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: 'Oi, tudo?', kind: 'photo', fileName: 'IMG 1.JPG' }, 'f.jpg', 'en', { hearts: 12, commentCount: 3 }))
-      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent",12,3,\r\n')
+      .toBe('Ab3_-xYz,Ana,"Oi, tudo?",photo,2026-11-22T18:04:05.123Z,f.jpg,IMG 1.JPG,"original, as sent",12,3,,\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'en'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed,0,0,\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,recorded position removed,0,0,,\r\n')
   })
 
   it('names what guests were shown instead of a video\'s original: its H.264 copy, or only its poster', () => {
     const video = { ...base, author: 'Ana', message: '', kind: 'video' as const, fileName: 'IMG_0042.MOV' }
     expect(manifestLine({ ...video, display: 'copy' }, 'v.mov', 'en'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,recorded position removed,0,0,guests saw an H.264 copy (the original is here)\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,recorded position removed,0,0,,guests saw an H.264 copy (the original is here)\r\n')
     expect(manifestLine({ ...video, display: 'poster-only' }, 'v.mov', 'pt-BR'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,localização da gravação removida,0,0,convidados viram só o pôster (o original está aqui)\r\n')
-    expect(manifestLine({ ...video, display: 'original' }, 'v.mov', 'es').endsWith(',0,0,\r\n')).toBe(true)
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mov,IMG_0042.MOV,localização da gravação removida,0,0,,convidados viram só o pôster (o original está aqui)\r\n')
+    expect(manifestLine({ ...video, display: 'original' }, 'v.mov', 'es').endsWith(',0,0,,\r\n')).toBe(true)
   })
 
   it('speaks the event\'s language: Portuguese and Spanish headings and notes', () => {
-    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,exibição\r\n')
-    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos,corazones,comentarios,visualización\r\n')
+    expect(manifestHeader('pt-BR')).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,momento,exibição\r\n')
+    expect(manifestHeader('es')).toBe('\uFEFFid,autor,mensaje,tipo,enviado el,archivo,nombre original,metadatos,corazones,comentarios,momento,visualización\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'video', fileName: 'V.MP4' }, 'v.mp4', 'pt-BR'))
-      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida,0,0,\r\n')
+      .toBe('Ab3_-xYz,Ana,,video,2026-11-22T18:04:05.123Z,v.mp4,V.MP4,localização da gravação removida,0,0,,\r\n')
     expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'a.jpg', 'es'))
-      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió",0,0,\r\n')
+      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,a.jpg,A.JPG,"original, tal como se envió",0,0,,\r\n')
+  })
+
+  it('names the moment in its last column, as the couple typed it (formulas defused)', () => {
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'Cerimônia/a.jpg', 'pt-BR', { hearts: 1, commentCount: 0 }, 'Cerimônia'))
+      .toBe('Ab3_-xYz,Ana,,photo,2026-11-22T18:04:05.123Z,Cerimônia/a.jpg,A.JPG,"original, como foi enviado",1,0,Cerimônia,\r\n')
+    expect(manifestLine({ ...base, author: 'Ana', message: '', kind: 'photo', fileName: 'A.JPG' }, 'a.jpg', 'en', undefined, '=1+1')).toMatch(/,'=1\+1,\r\n$/)
+  })
+})
+
+describe('moment folders in the archive', () => {
+  it('keeps the couple\'s words, accents included, and nothing an unzip tool reads as a path', () => {
+    expect(archiveFolderName('Cerimônia')).toBe('Cerimônia')
+    expect(archiveFolderName('Festa & Dança 💃')).toBe('Festa & Dança 💃')
+    expect(archiveFolderName('../../etc')).toBe('-..-etc')
+    expect(archiveFolderName('a/b\\c:d*e?f"g<h>i|j')).toBe('a-b-c-d-e-f-g-h-i-j')
+    expect(archiveFolderName('..')).toBe('-')
+    expect(archiveFolderName(' .oculto. ')).toBe('oculto')
+    expect(archiveFolderName('x'.repeat(200))).toHaveLength(80)
+  })
+
+  it('gives names that clean up alike, or differ only in case, folders of their own', () => {
+    const folders = archiveFolderNames([{ id: '1', name: 'A/B' }, { id: '2', name: 'A-B' }, { id: '3', name: 'a-b' }, { id: '4', name: 'Festa' }])
+    expect([...folders.values()]).toEqual(['A-B', 'A-B (2)', 'a-b (3)', 'Festa'])
   })
 })

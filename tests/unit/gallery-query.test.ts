@@ -46,4 +46,19 @@ describe('gallery page query', () => {
     expect(text).toMatch(/SEARCH uploads USING INDEX uploads_gallery_idx \(status=\? AND \(created_at,id\)<\(\?,\?\)\)/)
     expect(text).not.toMatch(/TEMP B-TREE/)
   })
+
+  it('seeks the partial index of a moment for one moment, first and later pages alike, in index order', async () => {
+    const first = await plan(galleryPageQuery(db, false, 'moment'), { filter: 'm1', limit: 25 })
+    expect(first).toMatch(/SEARCH uploads USING INDEX uploads_moment_gallery_idx \(moment_id=\? AND status=\?\)/)
+    expect(first).not.toMatch(/TEMP B-TREE/)
+    const later = await plan(galleryPageQuery(db, true, 'moment'), { filter: 'm1', createdAt: 1_800_000_000_000, id: 'abc', limit: 25 })
+    expect(later).toMatch(/SEARCH uploads USING INDEX uploads_moment_gallery_idx \(moment_id=\? AND status=\? AND \(created_at,id\)<\(\?,\?\)\)/)
+    expect(later).not.toMatch(/TEMP B-TREE/)
+  })
+
+  it('seeks the partial index of a challenge for its answers', async () => {
+    const text = await plan(galleryPageQuery(db, true, 'challenge'), { filter: 'c1', createdAt: 1_800_000_000_000, id: 'abc', limit: 25 })
+    expect(text).toMatch(/SEARCH uploads USING INDEX uploads_challenge_gallery_idx \(challenge_id=\? AND status=\? AND \(created_at,id\)<\(\?,\?\)\)/)
+    expect(text).not.toMatch(/TEMP B-TREE/)
+  })
 })

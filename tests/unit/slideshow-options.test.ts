@@ -46,4 +46,12 @@ describe('slideshow address options', () => {
     expect(slideshowOptionsOf({ slideshow: '1', chave: 'a b' })).toEqual({})
     expect(slideshowOptionsOf({ slideshow: '1', chave: ['a', 'b'] })).toEqual({})
   })
+
+  it('plays one moment with `momento`, written and read back; a malformed id is not one', () => {
+    const path = slideshowPathOf({ moment: 'Ab3_-xYz' })
+    expect(path).toBe('/galeria?slideshow=1&momento=Ab3_-xYz')
+    expect(slideshowOptionsOf(Object.fromEntries(new URL(path, 'http://x').searchParams))).toEqual({ moment: 'Ab3_-xYz' })
+    expect(slideshowOptionsOf({ momento: '../x' })).toEqual({})
+    expect(slideshowOptionsOf({ momento: ['a', 'b'] })).toEqual({})
+  })
 })

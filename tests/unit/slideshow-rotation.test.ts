@@ -4,7 +4,7 @@ import type { GalleryItem } from '../../shared/schemas/gallery'
 
 const item = (id: string): GalleryItem => ({
   id, kind: 'photo', author: '', message: '', url: `/m/${id}`, thumbUrl: null, thumb2xUrl: null, width: null, height: null, durationSec: null, createdAt: '2026-12-12T20:00:00.000Z',
-  hearts: 0, commentCount: 0, latestComment: null,
+  momentId: null, challengeId: null, hearts: 0, commentCount: 0, latestComment: null,
 })
 const items = (...ids: string[]) => ids.map(item)
 const take = (rotation: ReturnType<typeof createRotation>, count: number) => {

@@ -3,8 +3,9 @@ import { finished } from 'node:stream/promises'
 import { and, asc } from 'drizzle-orm'
 import type { H3Event } from 'h3'
 import { ZipFile } from 'yazl'
-import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
+import { moments, uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { archiveEntryName } from '../archive/entry-name'
+import { archiveFolderNames } from '../archive/folder-name'
 import { manifestHeader, manifestLine } from './export-manifest'
 import type { MediaStore } from '../storage/media-store'
 import { keysetCompare } from '../paging/keyset'
@@ -39,12 +40,19 @@ async function openOriginal(store: MediaStore, row: UploadRow): Promise<Readable
   }
 }
 
+/** Every moment's name and its folder in the archive, by id. */
+async function momentFolders(): Promise<Map<string, { name: string, folder: string }>> {
+  const rows = await useDb().select({ id: moments.id, name: moments.name }).from(moments).orderBy(asc(moments.position), asc(moments.id))
+  const folders = archiveFolderNames(rows)
+  return new Map(rows.map(row => [row.id, { name: row.name, folder: folders.get(row.id)! }]))
+}
+
 function archiveName(now = new Date()): string {
   return `fotos-${now.toISOString().slice(0, 10)}.zip`
 }
 
 /**
- * Streams a ZIP of every approved original plus manifest.csv. One original is open at a time and
+ * Streams a ZIP of every approved original (each moment's in its folder) plus manifest.csv. One original is open at a time and
  * flows from storage to the response with backpressure (no buffering of files in memory or on
  * disk); media is STOREd, since photos and videos are compressed already. comments.csv and guestbook.csv follow,
  * written as the archive takes it. Only the manifest's text is kept until the end, where it is
@@ -74,16 +82,21 @@ export async function sendExportZip(event: H3Event): Promise<void> {
   try {
     // The couple reads the manifest in the event's language.
     const { language } = await getEventSettings()
+    const moments = await momentFolders()
     let manifest = manifestHeader(language)
     for await (const { row, reactions } of approvedUploads()) {
       if (clientGone) return
+      const moment = row.momentId ? moments.get(row.momentId) : undefined
       const source = await openOriginal(store, row)
       if (!source) {
-        manifest += manifestLine(row, '', language, reactions)
+        manifest += manifestLine(row, '', language, reactions, moment?.name)
         continue
       }
-      const name = archiveEntryName(row)
-      manifest += manifestLine(row, name, language, reactions)
+      // Each moment's photos and videos in a folder of its own; the rest, and the spoken
+      // messages (which guestbook.csv names at the root), at the root.
+      const folder = moment && row.kind !== 'audio' ? `${moment.folder}/` : ''
+      const name = `${folder}${archiveEntryName(row)}`
+      manifest += manifestLine(row, name, language, reactions, moment?.name)
       reading = source
       zip.addReadStream(source, name, { compress: false, size: row.size, mtime: row.createdAt })
       await Promise.race([finished(source), zipFailed])

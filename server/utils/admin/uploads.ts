@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm'
 import type { z } from 'zod'
 import { eventSettings, uploads, type UploadRow, isPublicUpload } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -13,6 +13,7 @@ import { deleteRecords, removeDeletedObjects } from '../uploads/delete'
 import { findConfirmedUpload } from '../uploads/find'
 import { cursorFromQuery, cutPage } from '../paging/keyset'
 import { NO_REACTIONS, reactionCounts, type ReactionCounts } from '../reactions/counts'
+import { assertMomentExists } from '../moments/assign'
 import { findUploadsByHearts } from './hearts-order'
 
 export type AdminUploadsQuery = z.output<typeof adminUploadsQuerySchema>
@@ -43,6 +44,9 @@ export async function toAdminUpload(row: AdminListRow, coverUploadId: string | n
     isCover: row.id === coverUploadId,
     hearts: reactions.hearts,
     commentCount: reactions.commentCount,
+    momentId: row.momentId,
+    takenAt: row.takenAt?.toISOString() ?? null,
+    challengeId: row.challengeId,
     createdAt: row.createdAt.toISOString(),
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
@@ -60,6 +64,8 @@ function adminFilter(query: AdminUploadsQuery) {
     isNotNull(uploads.confirmedAt),
     query.status === 'all' ? undefined : eq(uploads.status, query.status),
     query.kind ? eq(uploads.kind, query.kind) : undefined,
+    query.moment ? eq(uploads.momentId, query.moment) : undefined,
+    query.challenge ? eq(uploads.challengeId, query.challenge) : undefined,
   )
 }
 
@@ -71,7 +77,7 @@ export async function listAdminUploads(query: AdminUploadsQuery): Promise<AdminU
   const [found, settings] = await Promise.all([
     findAdminUploads(db, {
       filter: adminFilter(query),
-      narrowed: query.status !== 'all' || query.kind !== undefined,
+      narrowed: query.status !== 'all' || query.kind !== undefined || query.moment !== undefined || query.challenge !== undefined,
       q: query.q,
       cursor,
       fetch: query.limit + 1,
@@ -109,16 +115,20 @@ async function listAdminUploadsByHearts(query: AdminUploadsQuery): Promise<Admin
 /**
  * Edits author and/or message (already trimmed and bounded by the schema, as at init). Words the
  * admin changed are locked against the sending device's edits (server/utils/uploads/guest-edit.ts);
- * an edit that changes nothing locks nothing.
+ * an edit that changes nothing locks nothing, and neither does a change of moment.
  */
 export async function patchUpload(id: string, patch: AdminUploadPatch): Promise<AdminUpload> {
   const row = await useDb().transaction(async (tx) => {
     const current = await findConfirmedUpload(id, tx)
+    if (patch.momentId) await assertMomentExists(patch.momentId, tx)
     const author = patch.author ?? current.author
     const message = patch.message ?? current.message
-    if (author === current.author && message === current.message) return current
+    const momentId = patch.momentId === undefined ? current.momentId : patch.momentId
+    const wordsChanged = author !== current.author || message !== current.message
+    if (!wordsChanged && momentId === current.momentId) return current
+    const words = wordsChanged ? { author, message, searchText: searchTextOf(author, message), wordsLocked: true } : {}
     const [updated] = await tx.update(uploads)
-      .set({ author, message, searchText: searchTextOf(author, message), wordsLocked: true, updatedAt: new Date() })
+      .set({ ...words, momentId, updatedAt: new Date() })
       .where(eq(uploads.id, id))
       .returning()
     return updated!
@@ -144,16 +154,23 @@ export async function setUploadStatus(id: string, status: 'approved' | 'rejected
  * none does. Unknown and unconfirmed ids are reported, not refused. Objects of deleted uploads
  * are removed once the transaction has committed.
  */
-export async function bulkUploads({ ids, action }: BulkAction): Promise<BulkResult> {
+export async function bulkUploads(body: BulkAction): Promise<BulkResult> {
+  const { ids, action } = body
   const requested = [...new Set(ids)]
   const now = new Date()
   const { processed, keys } = await useDb().transaction(async (tx) => {
+    if (body.action === 'moment' && body.momentId) await assertMomentExists(body.momentId, tx)
     const rows = await tx.select().from(uploads)
       .where(and(inArray(uploads.id, requested), isNotNull(uploads.confirmedAt)))
     const found = new Set(rows.map(row => row.id))
     const processed = requested.filter(id => found.has(id))
     if (processed.length === 0) return { processed, keys: [] }
     if (action === 'delete') return { processed, keys: await deleteRecords(tx, rows, now) }
+    if (body.action === 'moment') {
+      await tx.update(uploads).set({ momentId: body.momentId, updatedAt: now })
+        .where(and(inArray(uploads.id, processed), body.momentId ? or(isNull(uploads.momentId), ne(uploads.momentId, body.momentId)) : isNotNull(uploads.momentId)))
+      return { processed, keys: [] as string[] }
+    }
     const status = action === 'approve' ? 'approved' : 'rejected'
     await tx.update(uploads).set({ status, updatedAt: now })
       .where(and(inArray(uploads.id, processed), ne(uploads.status, status)))

@@ -28,6 +28,7 @@ export async function listMyUploads(guestId: string, query: { cursor?: string, l
       ...(thumbUrl ? { thumbUrl } : {}),
       status: row.status,
       createdAt: row.createdAt.toISOString(),
+      ...(row.challengeId ? { challengeId: row.challengeId } : {}),
       ...(row.undoTokenHash && undoUntil > now ? { undoUntil: new Date(undoUntil).toISOString() } : {}),
     }
   })

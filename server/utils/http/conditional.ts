@@ -4,14 +4,14 @@ import { dataVersions } from '../../../db/schema'
 import { useDb, type Db } from '../db'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
-export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions' | 'comments'
+export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions' | 'comments' | 'moments' | 'challenges'
 export type DataVersions = Record<DataName | 'epoch', number>
 
 /**
  * Raise when the fields of any conditional answer change shape: a client holding an older
  * answer then gets the new one, even though no data changed.
  */
-const ANSWER_SHAPE = 3
+const ANSWER_SHAPE = 4
 
 /**
  * An answer that embeds signed URLs has a tag that also changes every sixth of their life, so a
@@ -33,7 +33,7 @@ export async function readDataVersions(): Promise<DataVersions> {
     prepared.set(db, statement)
   }
   const rows = await statement.all()
-  const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, reactions: 0, comments: 0, epoch: 0 }
+  const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, reactions: 0, comments: 0, moments: 0, challenges: 0, epoch: 0 }
   for (const row of rows) versions[row.name as keyof DataVersions] = row.version
   return versions
 }

@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { DISPLAYABLE, uploads, PUBLIC_UPLOAD } from '../../../db/schema'
 import type { UploadCursor } from '#shared/cursor'
 import type { GalleryItem, GalleryPage } from '#shared/schemas/gallery'
@@ -22,6 +22,8 @@ const galleryColumns = {
   height: uploads.height,
   durationSec: uploads.durationSec,
   createdAt: uploads.createdAt,
+  momentId: uploads.momentId,
+  challengeId: uploads.challengeId,
   storageKey: uploads.storageKey,
   displayKey: uploads.displayKey,
   thumbKey: uploads.thumbKey,
@@ -38,16 +40,33 @@ const galleryColumns = {
 }
 
 /**
- * One gallery page plus one row (to know whether another page follows), with the cursor and the
- * limit as placeholders. Keyset over the partial index uploads_gallery_idx (status, created_at,
- * id) of displayable uploads: a page costs the same on the first visit and after ten thousand
- * uploads, however many photos still wait for their display image, and items arriving meanwhile
- * never shift a page.
+ * What a gallery list may be narrowed to: one moment of the day, or one challenge's answers (one
+ * at a time). Each filter is an equality in front of the same keyset, served by its own partial
+ * index (uploads_moment_gallery_idx, uploads_challenge_gallery_idx).
  */
-export function galleryPageQuery(db: Db, afterCursor: boolean) {
+export interface GalleryFilter { moment?: string, challenge?: string }
+type FilterKind = 'all' | 'moment' | 'challenge'
+
+const filterColumns = { moment: uploads.momentId, challenge: uploads.challengeId }
+
+function filterOf(filter: GalleryFilter): { kind: FilterKind, value?: string } {
+  if (filter.moment !== undefined) return { kind: 'moment', value: filter.moment }
+  if (filter.challenge !== undefined) return { kind: 'challenge', value: filter.challenge }
+  return { kind: 'all' }
+}
+
+/**
+ * One gallery page plus one row (to know whether another page follows), with the cursor, the
+ * limit and the filter's value as placeholders. Keyset over the partial index uploads_gallery_idx
+ * (status, created_at, id) of displayable uploads (uploads_moment_gallery_idx and
+ * uploads_challenge_gallery_idx with the filter's column in front): a page costs the same on the first visit and after ten thousand uploads, however many
+ * photos still wait for their display image, and items arriving meanwhile never shift a page.
+ */
+export function galleryPageQuery(db: Db, afterCursor: boolean, kind: FilterKind = 'all') {
   const older = afterCursor ? keysetBefore(sql.placeholder('createdAt'), sql.placeholder('id')) : undefined
+  const narrowed = kind === 'all' ? undefined : eq(filterColumns[kind], sql.placeholder('filter'))
   return db.select(galleryColumns).from(uploads)
-    .where(and(PUBLIC_UPLOAD, DISPLAYABLE, older))
+    .where(and(PUBLIC_UPLOAD, DISPLAYABLE, narrowed, older))
     .orderBy(...newestFirst)
     .limit(sql.placeholder('limit'))
 }
@@ -55,20 +74,29 @@ export function galleryPageQuery(db: Db, afterCursor: boolean) {
 type GalleryStatement = ReturnType<ReturnType<typeof galleryPageQuery>['prepare']>
 export type GalleryRow = Awaited<ReturnType<GalleryStatement['all']>>[number]
 
-// The gallery is what fifty phones and the projector poll all night: its two statements are
-// built once per database, not on every request.
-const prepared = new WeakMap<Db, { first: GalleryStatement, after: GalleryStatement }>()
+// The gallery is what fifty phones and the projector poll all night: its statements are built
+// once per database and filter, not on every request.
+const prepared = new WeakMap<Db, Map<string, GalleryStatement>>()
 
-export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: number): Promise<GalleryRow[]> {
+function galleryStatement(db: Db, afterCursor: boolean, kind: FilterKind): GalleryStatement {
   let statements = prepared.get(db)
-  if (!statements) {
-    statements = { first: galleryPageQuery(db, false).prepare(), after: galleryPageQuery(db, true).prepare() }
-    prepared.set(db, statements)
-  }
-  return cursor
-    ? statements.after.all({ createdAt: cursor.createdAt.getTime(), id: cursor.id, limit: limit + 1 })
-    : statements.first.all({ limit: limit + 1 })
+  if (!statements) prepared.set(db, statements = new Map())
+  const key = `${kind}:${afterCursor ? 'after' : 'first'}`
+  let statement = statements.get(key)
+  if (!statement) statements.set(key, statement = galleryPageQuery(db, afterCursor, kind).prepare())
+  return statement
 }
+
+export function galleryRows(db: Db, cursor: UploadCursor | undefined, limit: number, filter: GalleryFilter = {}): Promise<GalleryRow[]> {
+  const { kind, value } = filterOf(filter)
+  const values = kind === 'all' ? {} : { filter: value }
+  return cursor
+    ? galleryStatement(db, true, kind).all({ ...values, createdAt: cursor.createdAt.getTime(), id: cursor.id, limit: limit + 1 })
+    : galleryStatement(db, false, kind).all({ ...values, limit: limit + 1 })
+}
+
+/** A page of the gallery, narrowed or not. */
+export interface GalleryListQuery extends GalleryFilter { cursor?: string, limit: number }
 
 /** `downloadsFrom`: the origin of the download addresses, when the couple allows guests' downloads. */
 export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryItem {
@@ -88,6 +116,8 @@ export function toGalleryItem(row: GalleryRow, downloadsFrom?: string): GalleryI
     durationSec: row.durationSec,
     ...(row.kind === 'video' ? { display: row.display === 'poster-only' || row.display === 'copy' ? row.display : 'original' } : {}),
     createdAt: row.createdAt.toISOString(),
+    momentId: row.momentId,
+    challengeId: row.challengeId,
     hearts: row.hearts,
     commentCount: row.commentCount,
     latestComment: latestCommentOf(row.latestComment),
@@ -100,8 +130,8 @@ function latestCommentOf(json: string | null): LatestComment | null {
   return { author, text }
 }
 
-export async function listGallery(query: { cursor?: string, limit: number }, downloadsFrom?: string): Promise<GalleryPage> {
+export async function listGallery(query: GalleryListQuery, downloadsFrom?: string): Promise<GalleryPage> {
   const cursor = cursorFromQuery(query.cursor)
-  const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit), query.limit)
+  const { rows, nextCursor } = cutPage(await galleryRows(useDb(), cursor, query.limit, { moment: query.moment, challenge: query.challenge }), query.limit)
   return { items: rows.map(row => toGalleryItem(row, downloadsFrom)), nextCursor }
 }

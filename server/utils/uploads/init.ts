@@ -13,6 +13,8 @@ import { assertStorageReachable } from '../storage/health'
 import { newId, newOriginalKey } from '../storage/keys'
 import { useMediaStore } from '../storage/use-media-store'
 import { displayCopyMaker } from './display-copy'
+import { challengeAtInit } from '../challenges/assign'
+import { momentAtInit } from '../moments/assign'
 import { stepsOfKind } from './kind-steps'
 import { isClientKeyTaken, replayInit } from './init-replay'
 import { newUndoToken } from './undo'
@@ -47,6 +49,9 @@ export async function assertAcceptable(body: InitUploadBody) {
  */
 export async function initUpload(body: InitUploadBody, guestId: string | null = null): Promise<{ answer: InitAnswer, created: boolean }> {
   const kind = await assertAcceptable(body)
+  const takenAt = body.takenAt ? new Date(body.takenAt) : null
+  const momentId = await momentAtInit(body.momentId, takenAt)
+  const challengeId = await challengeAtInit(body.challengeId)
   await assertStorageReachable()
   const id = newId()
   const now = new Date()
@@ -71,6 +76,9 @@ export async function initUpload(body: InitUploadBody, guestId: string | null = 
     // per-guest limit nor lists among "my photos" (the guestbook has its own undo).
     guestId: kind === 'audio' ? null : guestId,
     clientKey: body.clientKey ?? null,
+    momentId,
+    takenAt,
+    challengeId,
     createdAt: now,
     updatedAt: now,
   } satisfies typeof uploads.$inferInsert

@@ -7,7 +7,7 @@ function item(id: string, minute: number, thumb = true): GalleryItem {
     id, kind: 'photo', author: '', message: '', width: 10, height: 10, durationSec: null,
     url: `/media/${id}-display.jpg`, thumbUrl: thumb ? `/media/${id}-thumb.jpg` : null, thumb2xUrl: thumb ? `/media/${id}-thumb2x.jpg` : null,
     createdAt: `2026-11-22T20:${String(minute).padStart(2, '0')}:00.000Z`,
-    hearts: 0, commentCount: 0, latestComment: null,
+    momentId: null, challengeId: null, hearts: 0, commentCount: 0, latestComment: null,
   }
 }
 const page = (items: GalleryItem[], nextCursor: string | null = null): GalleryPage => ({ items, nextCursor })

@@ -1,0 +1,11 @@
+import { idParamsSchema } from '#shared/schemas/common'
+import { emptyBodySchema } from '#shared/schemas/upload'
+
+export default defineEventHandler(async (event) => {
+  await requireAdmin(event)
+  const { id } = await readParamsAs(event, idParamsSchema)
+  await readBodyAs(event, emptyBodySchema)
+  await deleteMoment(id)
+  setResponseStatus(event, 204)
+  return null
+})
