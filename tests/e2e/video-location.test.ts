@@ -74,7 +74,7 @@ describe('stripVideoLocationInFile: the local driver blanks the position in plac
     expect(result).toMatchObject({ ok: true, removed: EXPECTED[name] })
     expectClean(file, stored, result.ok ? result.patches : [])
     // A second pass finds nothing left to do, and reads the same length from the bytes.
-    expect(await stripVideoLocationInFile(stored, contentType)).toEqual({ ok: true, removed: [], patches: [], durationSec: result.ok ? result.durationSec : undefined })
+    expect(await stripVideoLocationInFile(stored, contentType)).toEqual({ ok: true, removed: [], patches: [], durationSec: result.ok ? result.durationSec : undefined, videoCodec: result.ok ? result.videoCodec : undefined })
   })
 
   it('reads the 1.5 MB moov in slices of 64 KiB as well as in 1 MiB ones, fetching under 256 KiB of it', async () => {
@@ -162,8 +162,8 @@ describe('stripVideoLocationInS3: s3rver with UploadPartCopy', () => {
     const clip = join(import.meta.dirname, '../fixtures/clip-2s.mp4')
     await upload(client, 'staging/clip.mp4', clip, 'video/mp4')
     const video = { sourceKey: 'staging/clip.mp4', size: statSync(clip).size, contentType: 'video/mp4' }
-    expect(await stripVideoLocationInS3({ client, bucket: S3_BUCKET }, video)).toEqual({ ok: true, removed: [], patches: [], method: 'none', durationSec: 2 })
-    expect(await stripVideoLocationInS3({ client, bucket: S3_BUCKET }, { ...video, destinationKey: 'videos/clip.mp4' })).toEqual({ ok: true, removed: [], patches: [], method: 'copy-object', durationSec: 2 })
+    expect(await stripVideoLocationInS3({ client, bucket: S3_BUCKET }, video)).toEqual({ ok: true, removed: [], patches: [], method: 'none', durationSec: 2, videoCodec: 'h264' })
+    expect(await stripVideoLocationInS3({ client, bucket: S3_BUCKET }, { ...video, destinationKey: 'videos/clip.mp4' })).toEqual({ ok: true, removed: [], patches: [], method: 'copy-object', durationSec: 2, videoCodec: 'h264' })
     expect(readFileSync(await download(client, 'videos/clip.mp4', join(dir, 's3-clip.mp4'))).equals(readFileSync(clip))).toBe(true)
   })
 
