@@ -16,12 +16,13 @@ const GIVE_UP_AFTER = 2
 const waiting = new Set<string>()
 let running: Promise<void> | undefined
 
-/** The gallery answers kept for offline, every page of them. */
-export async function keptGalleryAnswers(): Promise<GalleryPage[]> {
+/** The gallery answers kept for offline, every page of them (or those `keep` picks by address). */
+export async function keptGalleryAnswers(keep: (url: URL) => boolean = () => true): Promise<GalleryPage[]> {
   const answers = await caches.open(API_CACHE)
   const pages: GalleryPage[] = []
   for (const request of await answers.keys()) {
-    if (new URL(request.url).pathname !== '/api/gallery') continue
+    const url = new URL(request.url)
+    if (url.pathname !== '/api/gallery' || !keep(url)) continue
     const kept = await answers.match(request)
     if (kept) pages.push(await kept.json() as GalleryPage)
   }

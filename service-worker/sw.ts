@@ -103,7 +103,8 @@ const markOfflineCopy: WorkboxPlugin = {
  * holds an item an earlier answer held in the range the fresh one covers, its images leave the
  * media cache and it leaves every gallery answer kept. A first page (no cursor) covers the newest
  * items down to its last one, whatever address the earlier answer had (the gallery's 24, the
- * slideshow's 100); a further page is compared with the earlier answer to its own address.
+ * slideshow's 100) of the same list (the whole gallery, or one moment's or challenge's); a further
+ * page is compared with the earlier answer to its own address.
  */
 const evictRemoved: WorkboxPlugin = {
   cacheDidUpdate: async ({ request, oldResponse, newResponse }) => {
@@ -111,7 +112,9 @@ const evictRemoved: WorkboxPlugin = {
     if (url.pathname !== '/api/gallery') return
     const fresh = await newResponse.clone().json() as GalleryPage
     const earlier: GalleryPage[] = oldResponse ? [await oldResponse.json() as GalleryPage] : []
-    if (!url.searchParams.has('cursor')) earlier.push(...await keptGalleryAnswers())
+    // Only answers of the same list: a moment's or a challenge's page holds none of the others' items.
+    const sameList = (other: URL) => ['moment', 'challenge'].every(name => other.searchParams.get(name) === url.searchParams.get(name))
+    if (!url.searchParams.has('cursor')) earlier.push(...await keptGalleryAnswers(sameList))
     const removed = new Map(earlier.flatMap(before => removedFromAnswer(before, fresh)).map(item => [item.id, item]))
     if (removed.size) await evict([...removed.values()])
   },

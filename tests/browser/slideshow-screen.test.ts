@@ -184,14 +184,17 @@ describe('the slideshow on a 1080p projector', () => {
     // The corner code and the words step aside while the card shows.
     expect(await page.locator('.slideshow__qr').count()).toBe(0)
     expect(await page.locator('.slideshow__caption').count()).toBe(0)
+    // axe holds the page's main thread in turns while it reads, and the card's timer waits for it.
+    const axeFrom = Date.now()
     await expectAccessible(page, 'the "send your photos" card')
+    const axeMs = Date.now() - axeFrom
 
     // A few seconds, then the rotation goes on where it was (back to the newest), and the card
     // comes again only after three more slides.
     await until(async () => (await card.count()) === 0, 15_000, 'the card leaves')
     const cardMs = Date.now() - cardAt
     expect(cardMs).toBeGreaterThanOrEqual(6000)
-    expect(cardMs).toBeLessThan(12_000)
+    expect(cardMs - axeMs).toBeLessThan(12_000)
     const after: string[] = []
     let last = shown.at(-1)
     skipped = 0

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { uploads } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
+import { SINGLE_PUT_MAX_BYTES } from '#shared/limits'
 import type { InitAnswer, InitUploadBody } from '#shared/schemas/upload'
 import { searchTextOf } from '#shared/search'
 import { useConfig } from '../config'
@@ -28,10 +29,17 @@ export async function replayInit(body: InitUploadBody): Promise<InitAnswer | nul
   }
   // Sent and confirmed meanwhile by the phone's other sender: it is there already.
   if (row.confirmedAt) return { id: row.id, kind: row.kind, duplicate: true }
+  // The first init is still opening its multipart upload (storage answering slowly): try again soon.
+  if (row.size > SINGLE_PUT_MAX_BYTES && !row.multipartUploadId) {
+    throw apiError(503, ErrorCode.STORAGE_UNAVAILABLE, 'Storage unavailable')
+  }
   const undo = newUndoToken()
-  await useDb().update(uploads)
+  const updated = await useDb().update(uploads)
     .set({ author: body.author, message: body.message, searchText: searchTextOf(body.author, body.message), undoTokenHash: undo.tokenHash, updatedAt: new Date() })
     .where(and(eq(uploads.id, row.id), isNull(uploads.confirmedAt)))
+    .returning({ id: uploads.id })
+  // Confirmed between the read and the write: there already. Gone (its first init undone): a new one.
+  if (updated.length === 0) return replayInit(body)
   const target = await signUploadTarget(row)
   return {
     id: row.id, status: 'pending', kind: row.kind, ...target, undoToken: undo.token, undoWindowSec: useConfig().UNDO_WINDOW_SECONDS,
