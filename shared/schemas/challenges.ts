@@ -1,6 +1,6 @@
 import { z } from './zod'
 import { CHALLENGE_TEXT_MAX_LENGTH } from '#shared/limits'
-import { guestText, idSchema } from '#shared/schemas/common'
+import { guestText } from '#shared/schemas/common'
 
 const challengeText = guestText(CHALLENGE_TEXT_MAX_LENGTH, 1)
 
@@ -16,11 +16,6 @@ export const challengePatchSchema = z.strictObject({
 
 export type ChallengeCreate = z.output<typeof challengeCreateSchema>
 export type ChallengePatch = z.output<typeof challengePatchSchema>
-
-/** PUT /api/admin/challenges/order: every challenge's id once, in the new order. */
-export const challengeOrderSchema = z.strictObject({
-  ids: z.array(idSchema).max(500),
-})
 
 /** A challenge as the admin edits it. */
 export interface AdminChallenge {

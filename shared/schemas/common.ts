@@ -7,6 +7,11 @@ export const idSchema = z.string().regex(/^[\w-]{1,64}$/)
 
 export const idParamsSchema = z.object({ id: idSchema })
 
+/** `PUT …/order` of an admin's ordered list (moments, challenges): every item's id once, in the new order. */
+export const orderSchema = z.strictObject({
+  ids: z.array(idSchema).max(500),
+})
+
 /** Half of a surrogate pair: not a character, and not storable as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 

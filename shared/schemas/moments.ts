@@ -1,6 +1,6 @@
 import { z } from './zod'
 import { MOMENT_NAME_MAX_LENGTH } from '#shared/limits'
-import { guestText, idSchema } from '#shared/schemas/common'
+import { guestText } from '#shared/schemas/common'
 
 /** A bound of a moment's window: an instant with its offset (or Z), null for an open side. */
 const windowBound = z.iso.datetime({ offset: true }).nullable()
@@ -28,11 +28,6 @@ export const momentPatchSchema = z.strictObject({
 
 export type MomentCreate = z.output<typeof momentCreateSchema>
 export type MomentPatch = z.output<typeof momentPatchSchema>
-
-/** PUT /api/admin/moments/order: every moment's id once, in the new order. */
-export const momentOrderSchema = z.strictObject({
-  ids: z.array(idSchema).max(500),
-})
 
 /** A moment as the admin edits it. */
 export interface AdminMoment {

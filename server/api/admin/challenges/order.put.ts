@@ -1,7 +1,7 @@
-import { challengeOrderSchema } from '#shared/schemas/challenges'
+import { orderSchema } from '#shared/schemas/common'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
-  const { ids } = await readBodyAs(event, challengeOrderSchema)
+  const { ids } = await readBodyAs(event, orderSchema)
   return reorderChallenges(ids)
 })

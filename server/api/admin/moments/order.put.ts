@@ -1,7 +1,7 @@
-import { momentOrderSchema } from '#shared/schemas/moments'
+import { orderSchema } from '#shared/schemas/common'
 
 export default defineEventHandler(async (event) => {
   await requireAdmin(event)
-  const { ids } = await readBodyAs(event, momentOrderSchema)
+  const { ids } = await readBodyAs(event, orderSchema)
   return reorderMoments(ids)
 })
