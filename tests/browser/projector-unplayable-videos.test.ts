@@ -66,10 +66,13 @@ describe('the projector, the viewer and videos they cannot play', () => {
   async function slideOf(page: Page, id: string) {
     await until(async () => {
       const now = await onScreen(page)
-      if (now === id) return true
+      // The show names its next item as that slide starts loading, under the one still shown:
+      // what `id` shows is read only once its own layer is ready and no other is loading.
+      const loading = await page.locator('.slideshow-slide:not(.slideshow-slide--ready)').count()
+      if (now === id && !loading) return true
       // The held video, loading under the slide on screen: its start deadline passes at once.
       if (await page.locator('.slideshow-slide:not(.slideshow-slide--ready) video').count()) await page.clock.fastForward(VIDEO_START_MS + 100)
-      else await skipSlideHold(page, 20_000)
+      else if (now !== id) await skipSlideHold(page, 20_000)
       return false
     }, 60_000, `slide ${id}`)
     const slide = shown(page)
