@@ -189,8 +189,8 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
 
   /** A bulk action; `moment` puts them all in that moment (null: in none). */
   async function bulk(ids: string[], action: BulkAction['action'], momentId: string | null = null) {
-    const status = action === 'approve' ? 'approved' : 'rejected'
-    const change = (upload: AdminUpload) => (action === 'delete' ? null : action === 'moment' ? { ...upload, momentId } : { ...upload, status })
+    const status: AdminUpload['status'] = action === 'approve' ? 'approved' : 'rejected'
+    const change = (upload: AdminUpload): AdminUpload | null => (action === 'delete' ? null : action === 'moment' ? { ...upload, momentId } : { ...upload, status })
     const body = action === 'moment' ? { ids, action, momentId } : { ids, action }
     const result = await optimistic(ids, 'bulk', change, () =>
       api<BulkResult>('/api/admin/uploads/bulk', { method: 'POST', body }))
