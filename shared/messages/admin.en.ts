@@ -285,6 +285,10 @@ export const adminEn = {
     name: 'Moment name',
     add: 'Add moment',
     empty: 'No moments yet.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Starts',
+    ends: 'Ends',
+    windowInvalid: 'A moment must end after it starts.',
   },
   challenges: {
     title: 'Challenges',

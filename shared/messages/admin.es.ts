@@ -286,6 +286,10 @@ export const adminEs = {
     name: 'Nombre del momento',
     add: 'Añadir momento',
     empty: 'Todavía no hay momentos.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Empieza',
+    ends: 'Termina',
+    windowInvalid: 'El momento tiene que terminar después de empezar.',
   },
   challenges: {
     title: 'Desafíos',

@@ -290,6 +290,10 @@ export const adminPtBR = {
     name: 'Nome do momento',
     add: 'Adicionar momento',
     empty: 'Nenhum momento ainda.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Começa',
+    ends: 'Termina',
+    windowInvalid: 'O fim do momento precisa ser depois do começo.',
   },
   challenges: {
     title: 'Desafios',
