@@ -15,7 +15,7 @@ describe('takenAt from a file\'s own metadata', () => {
     const path = join(dir, name)
     writeFileSync(path, await labelledJpeg(320, 240, 40, name))
     execFileSync('exiftool', ['-q', '-overwrite_original', ...(byteOrder ? [`-ExifByteOrder=${byteOrder === 'II' ? 'Little-endian (Intel, II)' : 'Big-endian (Motorola, MM)'}`] : []), ...tags, path])
-    return new Blob([readFileSync(path)])
+    return new Blob([new Uint8Array(readFileSync(path))])
   }
 
   it('reads DateTimeOriginal with its OffsetTimeOriginal, in either byte order', async () => {
@@ -34,7 +34,7 @@ describe('takenAt from a file\'s own metadata', () => {
   })
 
   it('answers null for a JPEG without the date, a clock never set, a date more than a day ahead, and other types', async () => {
-    expect(await readTakenAt(new Blob([await labelledJpeg(320, 240, 90, 'plain')]), 'image/jpeg', NOW)).toBeNull()
+    expect(await readTakenAt(new Blob([new Uint8Array(await labelledJpeg(320, 240, 90, 'plain'))]), 'image/jpeg', NOW)).toBeNull()
     expect(await readTakenAt(await jpegWith('unset.jpg', ['-DateTimeOriginal=2000:01:01 00:00:00']), 'image/jpeg', NOW)).toBeNull()
     expect(await readTakenAt(await jpegWith('ahead.jpg', ['-DateTimeOriginal=2026:11:29 12:00:00', '-OffsetTimeOriginal=+00:00']), 'image/jpeg', NOW)).toBeNull()
     expect(await readTakenAt(new Blob([new Uint8Array([1, 2, 3])]), 'image/jpeg', NOW)).toBeNull()
@@ -44,8 +44,8 @@ describe('takenAt from a file\'s own metadata', () => {
   it('reads an MP4\'s mvhd creation time (UTC), and none when it was left at zero', async () => {
     const picture = lavfi(testPicture(1, '160x120', 5))
     const dated = makeMedia(join(dir, 'dated.mp4'), picture, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-metadata', 'creation_time=2026-11-21T22:30:00Z'])
-    expect(await readTakenAt(new Blob([dated]), 'video/mp4', NOW)).toBe('2026-11-21T22:30:00.000Z')
+    expect(await readTakenAt(new Blob([new Uint8Array(dated)]), 'video/mp4', NOW)).toBe('2026-11-21T22:30:00.000Z')
     const undated = makeMedia(join(dir, 'undated.mp4'), picture, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'])
-    expect(await readTakenAt(new Blob([undated]), 'video/mp4', NOW)).toBeNull()
+    expect(await readTakenAt(new Blob([new Uint8Array(undated)]), 'video/mp4', NOW)).toBeNull()
   })
 })
