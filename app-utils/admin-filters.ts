@@ -11,6 +11,10 @@ export interface AdminUploadFilters {
   kind: AdminKindFilter
   q: string
   sort: AdminUploadSort
+  /** One moment's uploads, or '' for every upload. */
+  moment: string
+  /** One challenge's answers, or '' for every upload. */
+  challenge: string
 }
 
 /** The server's `sort=hearts` order: most hearted first, ties newest first (docs/api.md). */
@@ -24,10 +28,12 @@ export function uploadOrder(sort: AdminUploadSort): ListOrder<AdminUpload> {
 }
 
 /**
- * Whether an upload still belongs in a list with these filters after a local change. Only status
- * and kind are checked: a text search is left to the server, on the next refresh.
+ * Whether an upload still belongs in a list with these filters after a local change (moved to
+ * another moment, say). A text search is left to the server, on the next refresh.
  */
-export function matchesFilters(upload: Pick<AdminUpload, 'status' | 'kind'>, filters: Pick<AdminUploadFilters, 'status' | 'kind'>): boolean {
+export function matchesFilters(upload: Pick<AdminUpload, 'status' | 'kind'> & Partial<Pick<AdminUpload, 'momentId' | 'challengeId'>>, filters: Pick<AdminUploadFilters, 'status' | 'kind'> & Partial<Pick<AdminUploadFilters, 'moment' | 'challenge'>>): boolean {
   return (filters.status === 'all' || upload.status === filters.status)
     && (filters.kind === 'all' || upload.kind === filters.kind)
+    && (!filters.moment || upload.momentId === filters.moment)
+    && (!filters.challenge || upload.challengeId === filters.challenge)
 }

@@ -17,12 +17,15 @@ function fetchMine(cursor?: string): Promise<MyUploadsPage> {
 export function useMyUploads() {
   const limit = ref<number | null>(null)
   const used = ref(0)
+  /** Every challenge this device answered (the server's count, beyond the pages loaded). */
+  const answeredChallenges = ref<string[]>([])
   const list = useCursorList<MyUpload, MyUploadsPage>({
     fetchPage: fetchMine,
     pollMs: POLL_MS,
     onPage(page) {
       limit.value = page.limit
       used.value = page.used
+      answeredChallenges.value = page.answeredChallenges ?? []
     },
     // The button stays; the guest can press it again.
     onLoadMoreError: () => undefined,
@@ -39,5 +42,5 @@ export function useMyUploads() {
   const refreshNow = () => list.refreshNow().catch(() => undefined)
 
   const { items, nextCursor, loadingMore, loadMore } = list
-  return { items, nextCursor, loadingMore, loadMore, refreshNow, forget, limit, used }
+  return { items, nextCursor, loadingMore, loadMore, refreshNow, forget, limit, used, answeredChallenges }
 }

@@ -9,10 +9,16 @@ export const SLIDESHOW_PAGE = '/galeria'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
 /** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
+/** `desafios`: one of the couple's challenges as a card (its prompt, the QR) then its latest answers, every N slides (0: never). */
 /** `chave`: the venue screen's key. `momento`: one moment of the day only (the toast, the party). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', screenKey: 'chave', moment: 'momento' } as const
+export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', challengeEvery: 'desafios', screenKey: 'chave', moment: 'momento' } as const
 
-export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5 } as const
+/**
+ * A challenge every 15 slides: at 6 s a photo about every minute and a half, after the card's own
+ * answers (up to three) have played; often enough that a guest in the hall sees a prompt or two
+ * while a drink lasts, rarely enough that the photos stay the show.
+ */
+export const SLIDESHOW_DEFAULTS = { photoSeconds: 6, inviteEvery: 12, messageEvery: 5, challengeEvery: 15 } as const
 /**
  * A video that has not started playing by then (a codec the screen lacks, a stalled stream) shows
  * its poster for a photo's time instead: the screen never waits on a black frame.
@@ -23,12 +29,14 @@ export const SLIDESHOW_BOUNDS = {
   photoSeconds: { min: 2, max: 60 },
   inviteEvery: { min: 0, max: 200 },
   messageEvery: { min: 0, max: 200 },
+  challengeEvery: { min: 0, max: 200 },
 } as const
 
 export interface SlideshowOptions {
   photoSeconds?: number
   inviteEvery?: number
   messageEvery?: number
+  challengeEvery?: number
   /** `chave`: the venue screen's key, which lets this screen show a closed or PIN-guarded gallery. */
   screenKey?: string
   /** `momento`: plays one moment's photos only (`GET /api/gallery?moment=`). */
@@ -62,6 +70,7 @@ export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOpt
   const seconds = numberOf(query[SLIDESHOW_QUERY.photoSeconds])
   const every = numberOf(query[SLIDESHOW_QUERY.inviteEvery])
   const messageEvery = numberOf(query[SLIDESHOW_QUERY.messageEvery])
+  const challengeEvery = numberOf(query[SLIDESHOW_QUERY.challengeEvery])
   const key = query[SLIDESHOW_QUERY.screenKey]
   const moment = query[SLIDESHOW_QUERY.moment]
   return {
@@ -71,6 +80,7 @@ export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOpt
     ...(seconds !== undefined && seconds > 0 ? { photoSeconds: clamp(seconds, SLIDESHOW_BOUNDS.photoSeconds) } : {}),
     ...(every !== undefined ? { inviteEvery: clamp(Math.round(every), SLIDESHOW_BOUNDS.inviteEvery) } : {}),
     ...(messageEvery !== undefined ? { messageEvery: clamp(Math.round(messageEvery), SLIDESHOW_BOUNDS.messageEvery) } : {}),
+    ...(challengeEvery !== undefined ? { challengeEvery: clamp(Math.round(challengeEvery), SLIDESHOW_BOUNDS.challengeEvery) } : {}),
   }
 }
 

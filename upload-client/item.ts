@@ -77,5 +77,6 @@ export function toRecord(item: QueueItem): UploadRecord {
     hash: item.hash ?? null, duplicate: item.duplicate ?? false, undo: item.undo ? { ...item.undo } : null,
     wordsRevision: item.wordsRevision ?? 0, wordsSent: item.wordsSent ? { ...item.wordsSent } : null, wordsLocked: item.wordsLocked ?? false,
     challengeId: item.challengeId ?? null,
+    ...(item.takenAt !== undefined ? { takenAt: item.takenAt } : {}),
   }
 }

@@ -29,4 +29,6 @@ export const pageTransfer: TransferEnvironment = {
   waitForNetwork: waitForOnline,
   maxLostConnections: Number.POSITIVE_INFINITY,
   extras: pageExtras,
+  // Loaded with the first file, not with the page: /enviar's first load stays as it was.
+  takenAt: async (file, contentType) => (await import('#shared/media/taken-at')).readTakenAt(file, contentType),
 }

@@ -48,6 +48,8 @@ export interface UploadRecord {
   wordsLocked?: boolean
   /** The couple's challenge the guest picked it for; dropped when the server no longer takes it. */
   challengeId?: string | null
+  /** When the file was taken (its EXIF or `mvhd`), read once before it went; null: it says nothing. */
+  takenAt?: string | null
 }
 
 /**

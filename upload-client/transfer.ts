@@ -48,6 +48,11 @@ export interface TransferEnvironment {
    * sync event has minutes, and the browser fires another later).
    */
   maxLostConnections: number
+  /**
+   * When the file was taken, from its own metadata (shared/media/taken-at.ts), read before
+   * anything is stripped; absent (the service worker), the file goes without one.
+   */
+  takenAt?: (file: Blob, contentType: string) => Promise<string | null>
   /** The extras of this file, started now; none where they cannot be made (no document). */
   extras?: (item: QueueItem, file: Blob, signal: AbortSignal) => TransferExtra[]
 }
@@ -127,16 +132,17 @@ function initBody(item: QueueItem, words: { author: string, message: string }) {
     message: words.message,
     ...(item.hash ? { hash: item.hash } : {}),
     ...(item.challengeId ? { challengeId: item.challengeId } : {}),
+    ...(item.takenAt ? { takenAt: item.takenAt } : {}),
     // Init tried again (its answer lost, or the phone's other sender first) answers the same upload.
     ...(CLIENT_KEY_PATTERN.test(item.key) ? { clientKey: item.key } : {}),
   }
 }
 
-/** Init's 400 names the challenge (docs/api.md: an inactive or unknown one is refused). */
-function refusedChallenge(error: unknown): boolean {
+/** Init's 400 names this field (docs/api.md: an inactive or unknown challenge, a takenAt too far ahead). */
+function refusedField(error: unknown, field: 'challengeId' | 'takenAt'): boolean {
   if (!(error instanceof ApiError) || error.status !== 400) return false
   const issues = error.data.issues
-  return Array.isArray(issues) && issues.some(issue => Array.isArray(issue?.path) && issue.path[0] === 'challengeId')
+  return Array.isArray(issues) && issues.some(issue => Array.isArray(issue?.path) && issue.path[0] === field)
 }
 
 /** Null when the server already has these bytes (the item is then marked a duplicate). */
@@ -152,8 +158,14 @@ async function init(trip: Trip): Promise<Destination | null> {
     catch (error) {
       // The challenge was deleted or switched off while the file waited: the photo still goes,
       // answering nothing, rather than stay stuck on a refusal no retry can change.
-      if (!item.challengeId || !refusedChallenge(error)) throw error
-      item.challengeId = null
+      if (item.takenAt && refusedField(error, 'takenAt')) {
+        // The phone's clock or its file's date is off by more than the server takes: without it.
+        item.takenAt = null
+      }
+      else {
+        if (!item.challengeId || !refusedField(error, 'challengeId')) throw error
+        item.challengeId = null
+      }
       await trip.persist(item)
       return postJson<InitAnswer>('/api/uploads/init', initBody(item, words), signal)
     }
@@ -329,6 +341,10 @@ export async function transferUpload(
 ) {
   if (!item.file) throw new ApiError(410, ClientCode.FILE_GONE)
   const trip: Trip = { item, signal, persist, env }
+  if (item.takenAt === undefined && env.takenAt && item.kind !== 'audio') {
+    item.takenAt = await env.takenAt(item.file, item.contentType).catch(() => null)
+    await persist(item)
+  }
   const file = await bytesToSend(item, item.file)
   await fingerprint(item, file, persist, env.hash)
   if (!item.uploadId && pickedTwice(item)) return markDuplicate(item, null)

@@ -10,7 +10,7 @@ function one(value: unknown): string | undefined {
 }
 
 /**
- * The moderation filters, kept in the address (`?status=approved&tipo=video&q=maria&ordem=hearts`): a reload,
+ * The moderation filters, kept in the address (`?status=approved&tipo=video&q=maria&ordem=hearts&momento=<id>&desafio=<id>`): a reload,
  * a shared link or a trip through the login page comes back to the same list. The pending queue
  * is the default.
  */
@@ -29,6 +29,8 @@ export function useAdminFilters() {
       q: one(route.query.q) ?? '',
       // Only approved uploads can be hearted: the pending queue is always newest first.
       sort: status !== 'pending' && ADMIN_UPLOAD_SORTS.includes(sort) ? sort : 'newest',
+      moment: one(route.query.momento) ?? '',
+      challenge: one(route.query.desafio) ?? '',
     }
   })
 
@@ -41,6 +43,8 @@ export function useAdminFilters() {
         tipo: next.kind === 'all' ? undefined : next.kind,
         q: next.q.trim() === '' ? undefined : next.q,
         ordem: next.sort === 'newest' ? undefined : next.sort,
+        momento: next.moment || undefined,
+        desafio: next.challenge || undefined,
       },
     })
   }

@@ -16,14 +16,16 @@ export function useAdminOrderedList<T extends Entry>(base: '/api/admin/moments' 
   const items = useState<T[]>(`admin-ordered-list:${base}`, () => [])
   const busy = ref(false)
 
-  async function run(work: () => Promise<void>): Promise<boolean> {
+  /** `invalid`: what a 400 INVALID_REQUEST means for this change, said better than the generic text. */
+  async function run(work: () => Promise<void>, invalid?: string): Promise<boolean> {
     busy.value = true
     try {
       await work()
       return true
     }
     catch (error) {
-      toasts.error(t.errors.describe(error as { status: number | null, code: string | null }))
+      const failure = error as { status: number | null, code: string | null }
+      toasts.error(invalid && failure.status === 400 && failure.code === 'INVALID_REQUEST' ? invalid : t.errors.describe(failure))
       await load().catch(() => undefined)
       return false
     }
@@ -40,10 +42,10 @@ export function useAdminOrderedList<T extends Entry>(base: '/api/admin/moments' 
     items.value = [...items.value, await adminFetch<T>(base, { method: 'POST', body })]
   })
 
-  const change = (id: string, body: Record<string, unknown>) => run(async () => {
+  const change = (id: string, body: Record<string, unknown>, invalid?: string) => run(async () => {
     const changed = await adminFetch<T>(`${base}/${id}`, { method: 'PATCH', body })
     items.value = items.value.map(item => (item.id === id ? changed : item))
-  })
+  }, invalid)
 
   const remove = (id: string) => run(async () => {
     await adminFetch(`${base}/${id}`, { method: 'DELETE' })

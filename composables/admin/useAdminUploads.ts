@@ -34,9 +34,11 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
   const current = computed(() => toValue(filters))
 
   function queryFor(cursor?: string) {
-    const { status, kind, q, sort } = current.value
+    const { status, kind, q, sort, moment, challenge } = current.value
     return {
       status,
+      moment: moment || undefined,
+      challenge: challenge || undefined,
       kind: kind === 'all' ? undefined : kind,
       q: q.trim() === '' ? undefined : q.trim(),
       sort: sort === 'newest' ? undefined : sort,
@@ -185,10 +187,13 @@ export function useAdminUploads(filters: MaybeRefOrGetter<AdminUploadFilters>) {
     return config
   }
 
-  async function bulk(ids: string[], action: BulkAction['action']) {
-    const status = action === 'approve' ? 'approved' : 'rejected'
-    const result = await optimistic(ids, 'bulk', upload => (action === 'delete' ? null : { ...upload, status }), () =>
-      api<BulkResult>('/api/admin/uploads/bulk', { method: 'POST', body: { ids, action } }))
+  /** A bulk action; `moment` puts them all in that moment (null: in none). */
+  async function bulk(ids: string[], action: BulkAction['action'], momentId: string | null = null) {
+    const status: AdminUpload['status'] = action === 'approve' ? 'approved' : 'rejected'
+    const change = (upload: AdminUpload): AdminUpload | null => (action === 'delete' ? null : action === 'moment' ? { ...upload, momentId } : { ...upload, status })
+    const body = action === 'moment' ? { ids, action, momentId } : { ids, action }
+    const result = await optimistic(ids, 'bulk', change, () =>
+      api<BulkResult>('/api/admin/uploads/bulk', { method: 'POST', body }))
     if (!result) return false
     if (result.notFound.length > 0) {
       // Gone meanwhile (deleted elsewhere): they must not come back on screen.

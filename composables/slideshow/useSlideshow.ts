@@ -41,12 +41,13 @@ const ALL_FAILED_PAUSE_MS = 5000
 export const INVITE_MS = 8000
 
 /**
- * A full-screen card shown between slides on a rhythm of its own (a guest's written message):
- * `take` answers the next one and how long it stays, or null when there is none to show.
+ * A full-screen card shown between slides on a rhythm of its own (a guest's written message, a
+ * challenge): `take` answers the next one and how long it stays, or null when there is none to
+ * show; `then`, the items that play right after it (a challenge's answers).
  */
 export interface SlideshowInterlude {
   every: number
-  take: () => { id: string, holdMs: number } | null
+  take: () => { id: string, holdMs: number, then?: GalleryItem[] } | null
 }
 
 /** One item on screen, or on its way there (loading under the current one until it is ready). */
@@ -72,7 +73,7 @@ async function fetchPage(query: { limit: number, cursor?: string, screenKey?: st
  * at most three slides alive (leaving, showing, loading). Timers are single and replaced, never
  * stacked; listeners are added once on mount and removed on unmount: memory stays flat for hours.
  */
-export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interlude?: SlideshowInterlude, screenKey?: string, moment?: string } = {}) {
+export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: number, interludes?: SlideshowInterlude[], screenKey?: string, moment?: string } = {}) {
   // Never shorter than the crossfade, or slides would pile up mid-fade.
   const photoMs = Math.max(FADE_MS * 2, (options.photoSeconds ?? PHOTO_SECONDS) * 1000)
   const rotation = createRotation(SLIDESHOW_POOL_MAX)
@@ -96,7 +97,17 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   /** The interlude card on screen (its id), over the slide that waits under it; null when none. */
   const interludeId = ref<string | null>(null)
   let interludeTimer: ReturnType<typeof setTimeout> | undefined
-  let slidesSinceInterlude = 0
+  const interludes = (options.interludes ?? []).filter(interlude => interlude.every > 0)
+  /** Slides since each interlude's last card, in `interludes`' order. */
+  const slidesSinceInterlude = interludes.map(() => 0)
+  /** What a card brought to play right after it, before the rotation goes on. */
+  let upNext: GalleryItem[] = []
+  /** One card at a time: after a card comes a slide, never a second card. */
+  let cardJustEnded = false
+  const countSlide = () => {
+    slidesSinceInvite++
+    for (let at = 0; at < slidesSinceInterlude.length; at++) slidesSinceInterlude[at]!++
+  }
 
   const current = computed(() => [...layers.value].reverse().find(layer => layer.ready) ?? null)
   const currentItem = computed(() => current.value?.item ?? null)
@@ -208,6 +219,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
   /** Rejected or deleted items leave the screen at once, not when their turn ends. */
   function dropRemoved(removed: Set<string>) {
     const before = layers.value
+    upNext = upNext.filter(item => !removed.has(item.id))
     const kept = before.filter(layer => !removed.has(layer.item.id))
     if (kept.length === before.length) return
     const currentGone = current.value && removed.has(current.value.item.id)
@@ -218,6 +230,15 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       clearTimeout(loadTimer)
       advance()
     }
+  }
+
+  /** The next of what a card brought that can show now (not the one on screen), or null. */
+  function takeUpNext(showingId: string | null): GalleryItem | null {
+    while (upNext.length) {
+      const item = upNext.shift()!
+      if (item.id !== showingId && usable(item)) return item
+    }
+    return null
   }
 
   /** Starts loading the next item under the current one (or shows the card first, when due). */
@@ -235,20 +256,24 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
       }, INVITE_MS)
       return
     }
-    if (options.interlude && options.interlude.every > 0 && slidesSinceInterlude >= options.interlude.every) {
-      const card = options.interlude.take()
-      slidesSinceInterlude = 0
+    const due = cardJustEnded ? -1 : interludes.findIndex((interlude, at) => slidesSinceInterlude[at]! >= interlude.every)
+    cardJustEnded = false
+    if (due >= 0) {
+      const card = interludes[due]!.take()
+      slidesSinceInterlude[due] = 0
       if (card) {
         interludeId.value = card.id
+        upNext = (card.then ?? []).slice()
         interludeTimer = setTimeout(() => {
           interludeId.value = null
+          cardJustEnded = true
           advance()
         }, card.holdMs)
         return
       }
     }
     const showing = current.value
-    const item = rotation.next(showing?.item.id ?? null, usable)
+    const item = takeUpNext(showing?.item.id ?? null) ?? rotation.next(showing?.item.id ?? null, usable)
     // Drop a slide still loading: the new choice replaces it.
     const withoutPending = layers.value.filter(layer => layer.ready)
     if (!item) {
@@ -261,8 +286,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     if (showing && item.id === showing.item.id && (item.kind === 'photo' || showing.still)) {
       // A single photo in the pool: it stays, no fade into itself (but it counts towards the card).
       layers.value = withoutPending
-      slidesSinceInvite++
-      slidesSinceInterlude++
+      countSlide()
       showTimer = setTimeout(advance, holdMs(photoMs, item.message))
       return
     }
@@ -277,8 +301,7 @@ export function useSlideshow(options: { photoSeconds?: number, inviteEvery?: num
     if (!layer || layer.ready) return
     clearTimeout(loadTimer)
     consecutiveFailures = 0
-    slidesSinceInvite++
-    slidesSinceInterlude++
+    countSlide()
     // Only the slide on screen until now stays, to fade out under this one: never more than three alive.
     const index = layers.value.findIndex(candidate => candidate.key === key)
     const leaving = layers.value.slice(0, index).filter(candidate => candidate.ready).slice(-1)

@@ -69,6 +69,11 @@ export const adminEn = {
     kinds: { all: 'Photos and videos', photo: 'Photos only', video: 'Videos only' },
     sort: 'Order',
     sorts: { newest: 'Newest first', hearts: 'Most hearts first' },
+    /** The uploads of one moment of the day, or of one challenge (the couple's words, as typed). */
+    moment: 'Moment',
+    allMoments: 'All moments',
+    challenge: 'Challenge',
+    allChallenges: 'All challenges',
   },
 
   list: {
@@ -139,6 +144,9 @@ export const adminEn = {
     approve: 'Approve',
     reject: 'Reject',
     delete: 'Delete',
+    /** Puts every selected upload in one moment of the day. */
+    moveToMoment: 'Move to moment…',
+    noMoment: 'No moment',
   },
 
   confirm: {
@@ -277,6 +285,10 @@ export const adminEn = {
     name: 'Moment name',
     add: 'Add moment',
     empty: 'No moments yet.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Starts',
+    ends: 'Ends',
+    windowInvalid: 'A moment must end after it starts.',
   },
   challenges: {
     title: 'Challenges',

@@ -70,6 +70,11 @@ export const adminEs = {
     kinds: { all: 'Fotos y videos', photo: 'Solo fotos', video: 'Solo videos' },
     sort: 'Orden',
     sorts: { newest: 'Más recientes', hearts: 'Más corazones' },
+    /** The uploads of one moment of the day, or of one challenge (the couple's words, as typed). */
+    moment: 'Momento',
+    allMoments: 'Todos los momentos',
+    challenge: 'Desafío',
+    allChallenges: 'Todos los desafíos',
   },
 
   list: {
@@ -140,6 +145,9 @@ export const adminEs = {
     approve: 'Aprobar',
     reject: 'Rechazar',
     delete: 'Eliminar',
+    /** Puts every selected upload in one moment of the day. */
+    moveToMoment: 'Mover al momento…',
+    noMoment: 'Sin momento',
   },
 
   confirm: {
@@ -278,6 +286,10 @@ export const adminEs = {
     name: 'Nombre del momento',
     add: 'Añadir momento',
     empty: 'Todavía no hay momentos.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Empieza',
+    ends: 'Termina',
+    windowInvalid: 'El momento tiene que terminar después de empezar.',
   },
   challenges: {
     title: 'Desafíos',

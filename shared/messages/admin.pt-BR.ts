@@ -72,6 +72,11 @@ export const adminPtBR = {
     kinds: { all: 'Fotos e vídeos', photo: 'Só fotos', video: 'Só vídeos' },
     sort: 'Ordem',
     sorts: { newest: 'Mais recentes', hearts: 'Mais corações' },
+    /** The uploads of one moment of the day, or of one challenge (the couple's words, as typed). */
+    moment: 'Momento',
+    allMoments: 'Todos os momentos',
+    challenge: 'Desafio',
+    allChallenges: 'Todos os desafios',
   },
 
   list: {
@@ -144,6 +149,9 @@ export const adminPtBR = {
     approve: 'Aprovar',
     reject: 'Recusar',
     delete: 'Excluir',
+    /** Puts every selected upload in one moment of the day. */
+    moveToMoment: 'Mover para o momento…',
+    noMoment: 'Sem momento',
   },
 
   confirm: {
@@ -282,6 +290,10 @@ export const adminPtBR = {
     name: 'Nome do momento',
     add: 'Adicionar momento',
     empty: 'Nenhum momento ainda.',
+    /** A moment's window, in this device's time zone: uploads taken inside it land in it. */
+    starts: 'Começa',
+    ends: 'Termina',
+    windowInvalid: 'O fim do momento precisa ser depois do começo.',
   },
   challenges: {
     title: 'Desafios',

@@ -165,6 +165,9 @@ export const en = {
     scan: 'Share your photos',
     inviteTitle: 'Share your photos',
     inviteHow: 'Point your phone camera at the code',
+    /** One of the couple's challenges on the venue screen; the prompt itself is theirs, shown as typed. */
+    challengeTitle: 'Photo challenge',
+    challengeHow: 'Point your phone camera at the code and send yours',
     qrAlt: 'QR code to share photos',
     fullscreen: 'Full screen',
     offline: 'No connection: showing the photos we already have.',

@@ -165,6 +165,9 @@ export const es = {
     scan: 'Envía tus fotos',
     inviteTitle: 'Envía tus fotos',
     inviteHow: 'Apunta la cámara del celular al código',
+    /** One of the couple's challenges on the venue screen; the prompt itself is theirs, shown as typed. */
+    challengeTitle: 'Desafío de fotos',
+    challengeHow: 'Apunta la cámara del celular al código y envía la tuya',
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Pantalla completa',
     offline: 'Sin conexión: repitiendo las fotos que ya tenemos.',

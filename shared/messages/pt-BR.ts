@@ -229,6 +229,9 @@ export const ptBR = {
     scan: 'Envie suas fotos',
     inviteTitle: 'Envie suas fotos',
     inviteHow: 'Aponte a câmera do celular para o código',
+    /** One of the couple's challenges on the venue screen; the prompt itself is theirs, shown as typed. */
+    challengeTitle: 'Desafio de fotos',
+    challengeHow: 'Aponte a câmera do celular para o código e envie a sua',
     qrAlt: 'Código QR para enviar fotos',
     fullscreen: 'Tela cheia',
     offline: 'Sem conexão: repetindo as fotos que já temos.',

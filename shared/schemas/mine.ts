@@ -28,4 +28,9 @@ export interface MyUploadsPage {
   /** The disposable-camera limit (null: none) and what this device holds against it, sent and in flight. */
   limit: number | null
   used: number
+  /**
+   * Every challenge this device answered, from all its confirmed uploads (not this page only):
+   * "3 de 8 desafios" needs no second request and no paging through the list.
+   */
+  answeredChallenges: string[]
 }

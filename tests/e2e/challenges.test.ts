@@ -170,6 +170,34 @@ describe('challenges', () => {
       expect(mine.body.items[0]).not.toHaveProperty('challengeId')
     })
 
+    it('"my photos" names every challenge this device answered, beyond the page it lists', async () => {
+      const guest = await api(server.url, '/api/uploads/mine')
+      const cookie = guest.headers.get('set-cookie')!.split(';')[0]!
+      expect(guest.body.answeredChallenges).toEqual([])
+      const send = async (fields: Record<string, unknown>) => {
+        const bytes = await distinctJpeg()
+        const init = await initWith({ size: bytes.length, ...fields }, cookie)
+        expect(init.status).toBe(201)
+        expect((await putBytes(init.body.upload.url, bytes, init.body.upload.headers)).status).toBe(200)
+        expect((await api(server.url, `/api/uploads/${init.body.id}/confirm`, { method: 'POST', cookie })).status).toBe(200)
+        return init.body.id as string
+      }
+      // Two answers to one challenge, one to another, then plain photos that push them off the first page.
+      await send({ challengeId: selfie })
+      await send({ challengeId: danca })
+      await send({ challengeId: selfie })
+      const newest = [await send({}), await send({})]
+      const first = await api(server.url, '/api/uploads/mine?limit=2', { cookie })
+      expect(first.body.items.map((item: any) => item.id)).toEqual([...newest].reverse())
+      expect(first.body.answeredChallenges).toEqual([selfie, danca].sort())
+      // An upload begun but never confirmed answers nothing yet; another device's answers are not this one's.
+      const toast = (await create('Um brinde')).body.id
+      expect((await initWith({ size: 100, challengeId: toast }, cookie)).status).toBe(201)
+      expect((await api(server.url, '/api/uploads/mine?limit=2', { cookie })).body.answeredChallenges).toEqual([selfie, danca].sort())
+      expect((await api(server.url, '/api/uploads/mine')).body.answeredChallenges).toEqual([])
+      expect((await admin('DELETE', `/api/admin/challenges/${toast}`)).status).toBe(204)
+    })
+
     it('deleting a challenge leaves its answers answering nothing', async () => {
       const temp = (await create('Temporário')).body.id
       const id = await answer(temp)

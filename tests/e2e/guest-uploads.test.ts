@@ -149,7 +149,7 @@ describe('a guest device: its limit and its uploads', () => {
 
     // A device seen for the first time gets its cookie here (the upload page asks this first).
     const stranger = await api(server.url, '/api/uploads/mine')
-    expect(stranger.body).toEqual({ items: [], nextCursor: null, limit: null, used: 0 })
+    expect(stranger.body).toEqual({ items: [], nextCursor: null, limit: null, used: 0, answeredChallenges: [] })
     expect(stranger.headers.get('set-cookie')).toMatch(/^em_guest=/)
     await setEvent({ galleryMode: 'live' })
   })

@@ -185,6 +185,27 @@ describe('moments', () => {
       expect(await momentOf(ids[1]!)).toBe(festa)
     })
 
+    it('narrows the admin list to one moment (?moment=), with the other filters; an unknown id lists none', async () => {
+      const valsaOnly = (await create({ name: 'Só a valsa' })).body.id
+      const ids = [await photo({ momentId: valsaOnly }), await photo({ momentId: valsaOnly })]
+      await photo()
+      const all = await admin('GET', `/api/admin/uploads?status=all&moment=${valsaOnly}`)
+      expect(all.status).toBe(200)
+      expect(all.body.items.map((item: any) => item.id)).toEqual([...ids].reverse())
+      expect(all.body.total).toBe(2)
+      for (const item of all.body.items) expect(item.momentId).toBe(valsaOnly)
+      expect((await admin('POST', `/api/admin/uploads/${ids[0]}/reject`)).status).toBe(200)
+      const approved = await admin('GET', `/api/admin/uploads?status=approved&moment=${valsaOnly}`)
+      expect(approved.body.items.map((item: any) => item.id)).toEqual([ids[1]])
+      const paged = await admin('GET', `/api/admin/uploads?status=all&moment=${valsaOnly}&limit=1`)
+      const next = await admin('GET', `/api/admin/uploads?status=all&moment=${valsaOnly}&limit=1&cursor=${encodeURIComponent(paged.body.nextCursor)}`)
+      expect([...paged.body.items, ...next.body.items].map((item: any) => item.id)).toEqual([...ids].reverse())
+      const unknown = await admin('GET', '/api/admin/uploads?status=all&moment=unknown')
+      expect([unknown.status, unknown.body.items, unknown.body.total]).toEqual([200, [], 0])
+      const bad = await admin('GET', '/api/admin/uploads?moment=a%20b')
+      expect([bad.status, bad.body.data.code]).toEqual([400, 'INVALID_REQUEST'])
+    })
+
     it('deleting a moment leaves its uploads without one', async () => {
       const temp = (await create({ name: 'Temporário' })).body.id
       const id = await photo({ momentId: temp })

@@ -8,3 +8,14 @@ describe('admin list filters', () => {
     expect(matchesFilters({ status: 'approved', kind: 'photo' }, { status: 'approved', kind: 'video' })).toBe(false)
   })
 })
+
+describe('admin list filters by moment and challenge', () => {
+  it('lets an upload moved to another moment (or out of every one) leave a moment\'s list', () => {
+    const upload = { status: 'approved' as const, kind: 'photo' as const, momentId: 'festa', challengeId: 'selfie' }
+    expect(matchesFilters(upload, { status: 'all', kind: 'all', moment: 'festa', challenge: '' })).toBe(true)
+    expect(matchesFilters(upload, { status: 'all', kind: 'all', moment: 'brinde', challenge: '' })).toBe(false)
+    expect(matchesFilters({ ...upload, momentId: null }, { status: 'all', kind: 'all', moment: 'festa', challenge: '' })).toBe(false)
+    expect(matchesFilters(upload, { status: 'all', kind: 'all', moment: '', challenge: 'selfie' })).toBe(true)
+    expect(matchesFilters(upload, { status: 'all', kind: 'all', moment: '', challenge: 'danca' })).toBe(false)
+  })
+})

@@ -21,6 +21,9 @@ describe('slideshow address options', () => {
     expect(slideshowOptionsOf({ segundos: '1', convite: '-3' })).toEqual({ photoSeconds: 2, inviteEvery: 0 })
     expect(slideshowOptionsOf({ segundos: '600', convite: '9999' })).toEqual({ photoSeconds: 60, inviteEvery: 200 })
     expect(slideshowOptionsOf({ segundos: '2.5', convite: '3.4' })).toEqual({ photoSeconds: 2.5, inviteEvery: 3 })
+    expect(slideshowOptionsOf({ desafios: '2.6', recados: '-1' })).toEqual({ challengeEvery: 3, messageEvery: 0 })
+    expect(slideshowOptionsOf({ desafios: '9999' })).toEqual({ challengeEvery: 200 })
+    expect(slideshowOptionsOf({ desafios: '0' })).toEqual({ challengeEvery: 0 })
   })
 
   it('ignores what is not a number, zero seconds, and repeated parameters', () => {

@@ -9,6 +9,13 @@ import { cursorFromQuery, cutPage, newestFirst, olderThan } from '../paging/keys
  * "My photos": the confirmed uploads of one guest device, newest first, over the partial index
  * uploads_guest_idx (guest_id, created_at, id). In flight ones are still in the device's own queue.
  */
+/** The challenges a device's confirmed uploads answer, over its rows of uploads_guest_idx. */
+async function answeredChallenges(guestId: string): Promise<string[]> {
+  const rows = await useDb().selectDistinct({ challengeId: uploads.challengeId }).from(uploads)
+    .where(and(eq(uploads.guestId, guestId), isNotNull(uploads.confirmedAt), isNotNull(uploads.challengeId)))
+  return rows.map(row => row.challengeId!).sort()
+}
+
 export async function listMyUploads(guestId: string, query: { cursor?: string, limit: number }): Promise<MyUploadsPage> {
   const cursor = cursorFromQuery(query.cursor)
   const { maxUploadsPerGuest: limit } = await getEventSettings()
@@ -32,5 +39,5 @@ export async function listMyUploads(guestId: string, query: { cursor?: string, l
       ...(row.undoTokenHash && undoUntil > now ? { undoUntil: new Date(undoUntil).toISOString() } : {}),
     }
   })
-  return { items, nextCursor, limit, used: await guestUploadCount(guestId) }
+  return { items, nextCursor, limit, used: await guestUploadCount(guestId), answeredChallenges: await answeredChallenges(guestId) }
 }
