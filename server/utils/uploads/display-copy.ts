@@ -22,12 +22,18 @@ import { FfmpegFailed, ffmpegPath, ffprobePath, runNiced } from './ffmpeg'
  * original stays for the couple's export. Made here, one at a time, when this server has ffmpeg.
  */
 
-/** Who makes copies for this server's uploads: init tells the phone. */
+/**
+ * Who makes copies for this server's uploads: init tells the phone. Without ffmpeg, the phone that
+ * sent the video, where its browser can (phone-copy.ts); one that cannot sends none.
+ */
 export function displayCopyMaker(): DisplayCopyMaker {
-  return ffmpegPath() ? 'server' : 'none'
+  return ffmpegPath() ? 'server' : 'phone'
 }
 
-/** What a video's public address will play, decided at confirm from the codec its container names. */
+/**
+ * What a video's public address will play, decided at confirm from the codec its container names
+ * (`poster-only` becomes `copy` when the phone's copy passes its check).
+ */
 export function displayAtConfirm(codec: VideoCodec | null): VideoDisplay {
   if (!needsDisplayCopy(codec)) return 'original'
   return displayCopyMaker() === 'server' ? 'pending' : 'poster-only'
