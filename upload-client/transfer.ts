@@ -168,6 +168,7 @@ async function init(trip: Trip): Promise<Destination | null> {
   item.wordsSent = words
   item.uploadId = response.id
   item.uploadType = response.upload.type
+  item.displayCopy = response.displayCopy
   item.partsDone = []
   await persist(item)
   return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }

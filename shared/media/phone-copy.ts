@@ -19,3 +19,6 @@ const BASE_BYTES = 4 * 1024 * 1024
 export function phoneCopyMaxBytes(durationSec: number): number {
   return BASE_BYTES + Math.ceil(Math.max(durationSec, 1) + PHONE_COPY_DURATION_SLACK_SEC) * BYTES_PER_SECOND
 }
+
+/** The long side of a copy, the server's too (server/utils/uploads/copy-arguments.ts): plenty for a phone or a projector. */
+export const PHONE_COPY_LONG_SIDE = 1280
