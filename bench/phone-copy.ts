@@ -75,8 +75,8 @@ the copy's bytes (the original fetched first). Load average at the end: ${loadav
 
 ${table(['clip', 'median', 'range', 's per video second', 'copy (1280x720)'], rows)}
 
-A 60 s video would take about 2 min at this rate, on top of its upload: the guest's "sent" waits for it (the copy goes
-before confirm, like the poster). With a load average near 10 (other builds and test runs), these are upper figures.
+A 60 s video would take about 2 min at this rate: the copy is made while the original's bytes go (from init's
+answer on) and sent before confirm, like the poster, so the guest's "sent" waits for whichever ends last. With a load average near 10 (other builds and test runs), these are upper figures.
 `)
   console.log(rows)
 }

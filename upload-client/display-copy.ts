@@ -12,7 +12,7 @@ import { postJson, putBlob } from './transport'
  * encoder, audio it cannot pass through or encode) sends none, and the video is shown with its poster.
  */
 
-/** Making and sending the copy, after the original's bytes are on the server: a phone encodes about as fast as it plays. */
+/** Waiting for the copy once the original's bytes are on the server, and sending it (bench/RESULTS.md: 2-3 s per video second here). */
 const SEND_TIMEOUT_MS = 10 * 60_000
 
 /** Codecs every browser plays: the server serves such an original as it is and needs no copy. */
@@ -74,13 +74,25 @@ export async function makeDisplayCopy(file: Blob, signal: AbortSignal): Promise<
 }
 
 /**
- * Makes and sends the copy of a video not yet confirmed: a signed PUT asked for its exact size,
- * then the bytes. Answers whether it arrived; never throws, gives up after SEND_TIMEOUT_MS.
+ * The copy step of one queued video: `prepare` starts making the copy once init said the phone
+ * makes it (while the original's bytes go), `send` asks for a signed PUT of its exact size and
+ * sends it. `send` answers whether it arrived; never throws, gives up after SEND_TIMEOUT_MS or
+ * when `signal` (the guest removing the file) aborts, and the encoder stops with it.
  */
-export function sendDisplayCopy(uploadId: string, file: Blob, signal: AbortSignal): Promise<boolean> {
-  const controller = new AbortController()
-  return sendBestEffort(makeDisplayCopy(file, controller.signal), signal, SEND_TIMEOUT_MS, async (copy, sending) => {
-    const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/display-copy`, { contentType: 'video/mp4', size: copy.size }, sending)
-    await putBlob(target.upload.url, copy, target.upload.headers, () => undefined, sending)
-  }).finally(() => controller.abort())
+export function displayCopyStep(item: { displayCopy?: string }, file: Blob, signal: AbortSignal): { prepare: () => void, send: (uploadId: string, sending: AbortSignal) => Promise<boolean> } {
+  let made: Promise<Blob | null> | null = null
+  const prepare = () => {
+    if (item.displayCopy === 'phone') made ??= makeDisplayCopy(file, signal)
+  }
+  return {
+    prepare,
+    send(uploadId, sending) {
+      prepare()
+      if (!made) return Promise.resolve(false)
+      return sendBestEffort(made, sending, SEND_TIMEOUT_MS, async (copy, put) => {
+        const target = await postJson<PosterUploadResponse>(`/api/uploads/${encodeURIComponent(uploadId)}/display-copy`, { contentType: 'video/mp4', size: copy.size }, put)
+        await putBlob(target.upload.url, copy, target.upload.headers, () => undefined, put)
+      })
+    },
+  }
 }

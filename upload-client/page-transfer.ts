@@ -1,5 +1,5 @@
 import { waitForOnline } from './backoff'
-import { sendDisplayCopy } from './display-copy'
+import { displayCopyStep } from './display-copy'
 import { hashBlob } from './file-hash'
 import type { QueueItem } from './item'
 import { publicImagesOf, sendPublicImages } from './phone-images'
@@ -19,8 +19,8 @@ function pageExtras(item: QueueItem, file: Blob, signal: AbortSignal): TransferE
     const poster = captureVideoPoster(file)
     return [
       { send: (uploadId, sending) => sendVideoPoster(uploadId, poster, sending) },
-      // Made only once init said the phone makes it (a server without ffmpeg), after the bytes went.
-      { send: (uploadId, sending) => item.displayCopy === 'phone' ? sendDisplayCopy(uploadId, file, sending) : Promise.resolve(false) },
+      // Made only once init said the phone makes it (a server without ffmpeg), while the bytes go.
+      displayCopyStep(item, file, signal),
     ]
   }
   const images = publicImagesOf(item.key, file, signal)

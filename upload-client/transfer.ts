@@ -28,6 +28,8 @@ import { grantUndo, openUndoWindow } from './undo'
  */
 export interface TransferExtra {
   send: (uploadId: string, signal: AbortSignal) => Promise<boolean>
+  /** Called once init (or a resume) answered, while the bytes go: an extra that depends on init's answer starts then. */
+  prepare?: () => void
 }
 
 /** What one file's way needs from where it runs: a page (a document, workers, XHR) or the service worker (none of them). */
@@ -339,6 +341,7 @@ export async function transferUpload(
   const extras = env.extras?.(item, file, signal) ?? []
   let extrasSentFor: string | null = null
   let target = await destination(trip)
+  for (const extra of extras) extra.prepare?.()
   for (let repairs = 0; ; repairs++) {
     if (item.duplicate) return
     if (target) {
