@@ -1,6 +1,6 @@
 import { mountSuspended } from '@nuxt/test-utils/runtime'
 import { describe, expect, it } from 'vitest'
-import { AdminUploadCard } from '#components'
+import { AdminPreview, AdminUploadCard } from '#components'
 import type { AdminUpload } from '#shared/schemas/admin'
 import type { VideoDisplay } from '#shared/enums'
 import { adminEn as en } from '#shared/messages/admin.en'
@@ -33,5 +33,13 @@ describe('the admin\'s upload card: what guests are shown of a video', () => {
   it('has the words in English and Spanish too', () => {
     expect(en.upload.display).toEqual({ 'pending': 'Playable copy being made', 'copy': 'Guests see a playable copy', 'poster-only': 'Guests see only its picture' })
     expect(Object.keys(es.upload.display).sort()).toEqual(['copy', 'pending', 'poster-only'])
+  })
+
+  it('the preview names it too', async () => {
+    const preview = await mountSuspended(AdminPreview, { props: { upload: video('poster-only') } })
+    const state = preview.get('[data-testid="preview-display"]')
+    expect([state.attributes('data-display'), state.text()]).toEqual(['poster-only', 'Convidados veem só a imagem'])
+    const original = await mountSuspended(AdminPreview, { props: { upload: video('original') } })
+    expect(original.find('[data-testid="preview-display"]').exists()).toBe(false)
   })
 })
