@@ -7,7 +7,7 @@ import { lavfi, makeMedia, testPicture, tone } from '../support/ffmpeg-media'
 import { api } from '../support/http'
 import { adminRecord } from '../support/seed'
 import { useTestServer } from '../support/suite/test-server'
-import { uploadFile } from '../support/uploads'
+import { putBytes, stagedKeyOfUrl, uploadFile } from '../support/uploads'
 
 /*
  * A server without ffmpeg takes the display copy the phone made, once it has checked it: an MP4,
@@ -79,6 +79,17 @@ describe.each(['local', 's3'] as const)('display copies made by the phone (%s dr
     expect(Buffer.from(await (await fetch(item.url)).arrayBuffer()).equals(clips.original)).toBe(true)
     expect(await server.probe.exists(displayCopyKey!)).toBe(false)
     expect(await server.probe.exists(`staging/${displayCopyKey}`)).toBe(false)
+  })
+
+  it('a copy sent for an upload the guest then aborts goes with it', async () => {
+    const init = await api(server.url, '/api/uploads/init', { method: 'POST', json: videoBody(clips.original, 'IMG_abort.MOV') })
+    const signed = await api(server.url, `/api/uploads/${init.body.id}/display-copy`, { method: 'POST', json: { contentType: 'video/mp4', size: clips.copy.length } })
+    expect((await putBytes(signed.body.upload.url, clips.copy, signed.body.upload.headers)).status).toBe(200)
+    const staged = stagedKeyOfUrl(signed.body.upload.url)
+    expect(staged).toMatch(/^staging\/media\/.+-copy\.mp4$/)
+    expect(await server.probe.exists(staged)).toBe(true)
+    expect((await api(server.url, `/api/uploads/${init.body.id}/abort`, { method: 'POST' })).status).toBe(200)
+    expect(await server.probe.exists(staged)).toBe(false)
   })
 
   it('a copy larger than a 720p copy of the video is not signed; a photo has none', async () => {
