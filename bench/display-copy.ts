@@ -28,7 +28,7 @@ interface Run { wallSec: number, cpuSec: number, peakMb: number, copyMb: number,
 
 function transcode(source: string): Run {
   const output = `${source}.copy.mp4`
-  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', 'nice', '-n', '10', 'ffmpeg', ...copyArguments(source, output, false)], { encoding: 'utf8' })
+  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', 'nice', '-n', '10', 'ffmpeg', ...copyArguments(source, output, { hdr: false, container: 'mp4' })], { encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`ffmpeg failed: ${run.stderr}`)
   const [wall, user, system, peakKb] = /TIME (\S+) (\S+) (\S+) (\d+)/.exec(run.stderr)!.slice(1).map(Number)
   const size = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height', '-of', 'csv=p=0', output], { encoding: 'utf8' }).trim()

@@ -1,4 +1,5 @@
 import { partLayout, partSize } from '#shared/limits'
+import type { DisplayCopyMaker } from '#shared/enums'
 import type { UploadRecord } from './store'
 
 /** The row states the page shows (and tests read from `data-state`). */
@@ -13,6 +14,8 @@ export interface QueueItem extends UploadRecord {
   /** Bytes the storage has received or is receiving right now, for the progress bar. */
   sentBytes: number
   thumbUrl: string | null
+  /** Who makes a video's display copy, as init answered (not kept across a reload: then the phone makes none). */
+  displayCopy?: DisplayCopyMaker
 }
 
 /**

@@ -1,4 +1,5 @@
 import { waitForOnline } from './backoff'
+import { displayCopyStep } from './display-copy'
 import { hashBlob } from './file-hash'
 import type { QueueItem } from './item'
 import { publicImagesOf, sendPublicImages } from './phone-images'
@@ -7,7 +8,7 @@ import { putBlob } from './transport'
 import { captureVideoPoster, sendVideoPoster } from './video-poster'
 
 /**
- * A video's poster frame, or a photo's public images (phone-images.ts), made while the original
+ * A video's poster frame (and its display copy, display-copy.ts), or a photo's public images (phone-images.ts), made while the original
  * goes and kept for a reload: both need a document (or a worker it starts), so only the page
  * makes them.
  */
@@ -16,7 +17,11 @@ function pageExtras(item: QueueItem, file: Blob, signal: AbortSignal): TransferE
   if (item.kind === 'audio') return []
   if (item.kind === 'video') {
     const poster = captureVideoPoster(file)
-    return [{ send: (uploadId, sending) => sendVideoPoster(uploadId, poster, sending) }]
+    return [
+      { send: (uploadId, sending) => sendVideoPoster(uploadId, poster, sending) },
+      // Made only once init said the phone makes it (a server without ffmpeg), while the bytes go.
+      displayCopyStep(item, file, signal),
+    ]
   }
   const images = publicImagesOf(item.key, file, signal)
   return [{ send: (uploadId, sending) => sendPublicImages(uploadId, images, sending) }]

@@ -28,6 +28,8 @@ import { grantUndo, openUndoWindow } from './undo'
  */
 export interface TransferExtra {
   send: (uploadId: string, signal: AbortSignal) => Promise<boolean>
+  /** Called once init (or a resume) answered, while the bytes go: an extra that depends on init's answer starts then. */
+  prepare?: () => void
 }
 
 /** What one file's way needs from where it runs: a page (a document, workers, XHR) or the service worker (none of them). */
@@ -180,6 +182,7 @@ async function init(trip: Trip): Promise<Destination | null> {
   item.wordsSent = words
   item.uploadId = response.id
   item.uploadType = response.upload.type
+  item.displayCopy = response.displayCopy
   item.partsDone = []
   await persist(item)
   return { upload: response.upload, expiresAt: Date.parse(response.expiresAt) }
@@ -354,6 +357,7 @@ export async function transferUpload(
   const extras = env.extras?.(item, file, signal) ?? []
   let extrasSentFor: string | null = null
   let target = await destination(trip)
+  for (const extra of extras) extra.prepare?.()
   for (let repairs = 0; ; repairs++) {
     if (item.duplicate) return
     if (target) {

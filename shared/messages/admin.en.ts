@@ -1,7 +1,7 @@
 /**
  * Every text of the admin pages, in English: the same shape as `admin.pt-BR.ts` (`AdminMessages`).
  */
-import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus, VideoDisplay } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { AdminMessages } from '#shared/messages/admin.pt-BR'
 import {
@@ -118,6 +118,8 @@ export const adminEn = {
     message: 'Message',
     sentAt: (when: string) => `Sent ${when}`,
     noPoster: 'Video without a preview',
+    /** What guests are shown of a video whose codec not every screen plays (docs/api.md, "Display copies"). */
+    display: { 'pending': 'Playable copy being made', 'copy': 'Guests see a playable copy', 'poster-only': 'Guests see only its picture' } as Record<Exclude<VideoDisplay, 'original'>, string>,
     openOriginal: 'Open the original',
     closePreview: 'Close',
   },

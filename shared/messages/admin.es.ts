@@ -2,7 +2,7 @@
  * Every text of the admin pages, in Spanish (neutral Latin American): the same shape as
  * `admin.pt-BR.ts` (`AdminMessages`).
  */
-import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus, VideoDisplay } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { AdminMessages } from '#shared/messages/admin.pt-BR'
 import {
@@ -119,6 +119,8 @@ export const adminEs = {
     message: 'Mensaje',
     sentAt: (when: string) => `Enviado ${when}`,
     noPoster: 'Video sin vista previa',
+    /** Lo que ven los invitados de un video cuyo códec no toda pantalla reproduce (docs/api.md, "Display copies"). */
+    display: { 'pending': 'Copia reproducible en preparación', 'copy': 'Los invitados ven una copia reproducible', 'poster-only': 'Los invitados ven solo la imagen' } as Record<Exclude<VideoDisplay, 'original'>, string>,
     openOriginal: 'Abrir el original',
     closePreview: 'Cerrar',
   },

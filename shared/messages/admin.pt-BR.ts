@@ -3,7 +3,7 @@
  * have their own file; a second language for the admin is a second file of the same shape
  * (`AdminMessages`), and components never hold a sentence of their own.
  */
-import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus } from '#shared/enums'
+import type { Language, NotifyFormat, NotifyKind, NotifyOn, UploadStatus, VideoDisplay } from '#shared/enums'
 import type { ErrorCode } from '#shared/errors'
 import type { TextsOf } from '#shared/messages/shape'
 import {
@@ -121,6 +121,8 @@ export const adminPtBR = {
     message: 'Mensagem',
     sentAt: (when: string) => `Enviado ${when}`,
     noPoster: 'Vídeo sem prévia',
+    /** O que os convidados veem de um vídeo cujo codec nem toda tela toca (docs/api.md, "Display copies"). */
+    display: { 'pending': 'Cópia reproduzível em preparo', 'copy': 'Convidados veem uma cópia reproduzível', 'poster-only': 'Convidados veem só a imagem' } as Record<Exclude<VideoDisplay, 'original'>, string>,
     openOriginal: 'Abrir o original',
     closePreview: 'Fechar',
   },

@@ -3,6 +3,7 @@ import type { DisplayCopyMaker, MediaKind, UploadStatus } from '#shared/enums'
 import { FILE_NAME_MAX_LENGTH, MESSAGE_MAX_LENGTH, POSTER_MAX_BYTES } from '#shared/limits'
 import { authorNameSchema, guestText, idSchema } from '#shared/schemas/common'
 import { CLIENT_KEY_PATTERN } from '#shared/client-key'
+import type { PhoneCopyRefusal } from '#shared/media/phone-copy'
 
 /** A SHA-256 digest in hex, kept in lower case whatever case it came in. */
 export const contentHashSchema = z.string().regex(/^[\da-f]{64}$/i).transform(hex => hex.toLowerCase())
@@ -68,6 +69,12 @@ export const posterUploadSchema = z.strictObject({
   size: z.number().int().positive().max(POSTER_MAX_BYTES),
 })
 
+/** A display copy made by the phone: an MP4 (its bound depends on the video's length, checked by the server). */
+export const phoneCopyUploadSchema = z.strictObject({
+  contentType: z.literal('video/mp4'),
+  size: z.number().int().positive(),
+})
+
 /** Confirm and abort take no fields: `{}` or nothing. */
 export const emptyBodySchema = z.strictObject({}).optional()
 
@@ -117,4 +124,6 @@ export interface PosterUploadResponse {
 export interface ConfirmUploadResponse {
   id: string
   status: UploadStatus
+  /** Why the display copy the phone sent was refused (the video is shown with its poster); absent otherwise. */
+  phoneCopyRefusal?: PhoneCopyRefusal
 }

@@ -184,10 +184,10 @@ describe.each(['local', 's3'] as const)('display copies made by the server\'s ff
 describe.each(['local', 's3'] as const)('without ffmpeg (%s driver)', (driver) => {
   const server = useTestServer({ s3: driver === 's3', admin: true, env: { FFMPEG_PATH: join(tmpdir(), 'no-such-ffmpeg', 'ffmpeg') } })
 
-  it('init says nobody makes the copy, and an HEVC video is listed at once, poster-only, with its original and poster', async () => {
+  it('init asks the phone for the copy; an HEVC video sent without one is listed at once, poster-only, with its original and poster', async () => {
     const poster = await jpeg(640, 360)
     const { init, confirm } = await uploadFile(server.url, clips.iphone, videoBody(clips.iphone, 'IMG_0043.MOV', 'video/quicktime'), { poster })
-    expect(init.displayCopy).toBe('none')
+    expect(init.displayCopy).toBe('phone')
     expect(confirm.status).toBe(200)
     const item = (await api(server.url, '/api/gallery?limit=100')).body.items.find((each: any) => each.id === init.id)
     expect(item.display).toBe('poster-only')

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import type { MediaStore, Promotion, StoredPart } from '../../server/utils/storage/media-store'
 import { stagedKeyOf } from '../../server/utils/storage/keys'
@@ -61,6 +62,9 @@ export function createMemoryMediaStore(): MemoryMediaStore {
     },
     async put(key, body) {
       objects.set(key, Buffer.from(body))
+    },
+    async putFile(key, path) {
+      objects.set(key, await readFile(path))
     },
     async delete(key) {
       if (store.failDeletes) throw new Error('storage refuses deletes')

@@ -73,7 +73,7 @@ export async function sendParts(init: any, bytes: Buffer, only?: number[]) {
 }
 
 /** init → PUT (single or parts) → [a video's poster frame] → confirm; returns the confirm answer and the init answer. */
-export async function uploadFile(base: string, bytes: Buffer, body: InitBody, options: { poster?: Buffer } = {}) {
+export async function uploadFile(base: string, bytes: Buffer, body: InitBody, options: { poster?: Buffer, displayCopy?: Buffer } = {}) {
   const init = await api(base, '/api/uploads/init', {
     method: 'POST',
     json: { fileName: 'file.bin', author: 'Maria', message: 'Parabéns!', ...body, size: body.size ?? bytes.length },
@@ -91,6 +91,14 @@ export async function uploadFile(base: string, bytes: Buffer, body: InitBody, op
     assert.equal(signed.status, 200, `poster answered ${signed.status}: ${JSON.stringify(signed.body)}`)
     assert.equal((await putBytes(signed.body.upload.url, options.poster, signed.body.upload.headers)).status, 200)
   }
+  // A display copy made by the phone (a server without ffmpeg): the key it lands on once confirmed.
+  let displayCopyKey: string | undefined
+  if (options.displayCopy) {
+    const signed = await api(base, `/api/uploads/${init.body.id}/display-copy`, { method: 'POST', json: { contentType: 'video/mp4', size: options.displayCopy.length } })
+    assert.equal(signed.status, 200, `display-copy answered ${signed.status}: ${JSON.stringify(signed.body)}`)
+    assert.equal((await putBytes(signed.body.upload.url, options.displayCopy, signed.body.upload.headers)).status, 200)
+    displayCopyKey = keyOfUrl(signed.body.upload.url)
+  }
   const confirm = await api(base, `/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
-  return { init: init.body, confirm }
+  return { init: init.body, confirm, displayCopyKey }
 }

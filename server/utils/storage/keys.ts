@@ -82,7 +82,7 @@ type KeysOf = Pick<UploadRow, 'id' | 'kind' | 'storageKey' | 'thumbKey' | 'thumb
 
 /**
  * Every key an upload may own in storage, including those not recorded yet: its staged bytes, a
- * poster sent before the confirm, a photo's public images sent by the phone or being derived (their
+ * poster or display copy sent before the confirm, a photo's public images sent by the phone or being derived (their
  * keys are fixed).
  */
 export function ownedKeys(row: KeysOf): string[] {
@@ -93,6 +93,7 @@ export function ownedKeys(row: KeysOf): string[] {
     keys.add(posterKeyOf(row))
     keys.add(stagedKeyOf(posterKeyOf(row)))
     keys.add(displayCopyKeyOf(row))
+    keys.add(stagedKeyOf(displayCopyKeyOf(row)))
   }
   else {
     // The phone's images (staged until confirm checks them) and the server's, in either format.

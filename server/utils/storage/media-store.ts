@@ -56,6 +56,8 @@ export interface MediaStore {
   readRange(key: string, start: number, end: number): Promise<Buffer>
   read(key: string): Promise<Readable>
   put(key: string, body: Buffer, contentType: string): Promise<void>
+  /** Stores the file at `path` (a server-made one, such as a display copy) streamed, never held in memory whole. */
+  putFile(key: string, path: string, contentType: string): Promise<void>
   /** Removing a key that is not there is not an error. */
   delete(key: string): Promise<void>
   /**

@@ -22,7 +22,8 @@ import { acceptPoster } from './posters'
 import { sniffedAudioMatches } from '#shared/media/audio-tags'
 import { stepsOfKind } from './kind-steps'
 import { checkVideoDuration } from './video-duration'
-import { displayAtConfirm } from './display-copy'
+import { displayAtConfirm, displayCopyMaker } from './display-copy'
+import { acceptPhoneCopy } from './phone-copy'
 
 /** What file-type may find in the first bytes of each kind (subtypes within a kind may differ). */
 const SNIFFED_PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence', 'image/avif'])
@@ -142,14 +143,16 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
 
   // Whether the public may play the original, or a display copy must be made first (display-copy.ts).
   const videoCodec = row.kind === 'video' && location?.ok ? location.videoCodec ?? null : null
-  const display = row.kind === 'video' ? displayAtConfirm(videoCodec) : null
+  let display = row.kind === 'video' ? displayAtConfirm(videoCodec) : null
+  const phoneCopy = display === 'poster-only' && displayCopyMaker() === 'phone' ? await acceptPhoneCopy(row, durationSec) : null
+  if (phoneCopy?.accepted) display = 'copy'
   const posterKey = await acceptPoster(row)
   const phoneImages = await acceptPhoneImages(row)
   await store.persist(row.storageKey)
   const { moderation } = await getEventSettings()
   const now = new Date()
   const [confirmed] = await useDb().update(uploads)
-    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, videoCodec, display, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
+    .set({ status: moderation === 'post' ? 'approved' : 'pending', posterKey, videoCodec, display, displayCopyKey: phoneCopy?.accepted ? phoneCopy.key : null, contentHash, durationSec, ...phoneImagesColumns(phoneImages, now), confirmedAt: now, updatedAt: now, claim: null, claimedUntil: null })
     .where(heldBy(claimed))
     .returning({ status: uploads.status, kind: uploads.kind, author: uploads.author })
   if (!confirmed) {
@@ -160,7 +163,7 @@ async function confirmClaimed(claimed: UploadRow): Promise<ConfirmOutcome> {
   }
   if (!phoneImages?.accepted) scheduleDerivation(id)
   announceNewItem({ id, kind: confirmed.kind, author: confirmed.author, status: confirmed.status })
-  return { answer: { id, status: confirmed.status }, row: null }
+  return { answer: { id, status: confirmed.status, ...(phoneCopy && !phoneCopy.accepted ? { phoneCopyRefusal: phoneCopy.refusal } : {}) }, row: null }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import type { VideoContainer } from '#shared/media/video-location'
 
 /*
  * How a display copy is encoded (display-copy.ts makes it; bench/display-copy.ts times the very
@@ -20,15 +21,28 @@ export const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67'])
 const fit = `scale=w='min(${DISPLAY_COPY_LONG_SIDE},iw)':h='min(${DISPLAY_COPY_LONG_SIDE},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`
 const toneMap = 'zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv'
 
+/** ffmpeg's demuxer for a container we detected: a guest's file never chooses how it is read. */
+const DEMUXERS: Record<VideoContainer, string> = { mp4: 'mov', matroska: 'matroska' }
+
+/**
+ * How ffmpeg and ffprobe open a guest's file: by the demuxer of the container the server found
+ * (never guessed from the bytes, which would let a crafted file pick a demuxer such as an HLS
+ * playlist), and from the local file only, so that nothing inside it can make them fetch a URL.
+ */
+export function inputArguments(input: string, container: VideoContainer): string[] {
+  return ['-protocol_whitelist', 'file', '-f', DEMUXERS[container], '-i', input]
+}
+
 /**
  * The ffmpeg arguments of a copy: the first picture and sound only, rotated as the phone meant it
  * (ffmpeg applies the rotation, so the copy needs none), at most DISPLAY_COPY_LONG_SIDE, H.264
  * High 4:2:0 and AAC, `faststart` so a browser plays it before it has it all, and no metadata
  * (`-map_metadata -1`: no position, no tag of the original reaches the copy).
  */
-export function copyArguments(input: string, output: string, hdr: boolean): string[] {
+export function copyArguments(input: string, output: string, source: { hdr: boolean, container: VideoContainer }): string[] {
+  const { hdr } = source
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-threads', String(ENCODE_THREADS), '-i', input,
+    '-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-threads', String(ENCODE_THREADS), ...inputArguments(input, source.container),
     '-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1',
     '-filter_threads', '1', '-vf', hdr ? `${toneMap},${fit},format=yuv420p` : `${fit},format=yuv420p`,
     '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-threads', String(ENCODE_THREADS),

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -7,12 +7,13 @@ import { and, eq } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import type { DisplayCopyMaker, VideoDisplay } from '#shared/enums'
 import { needsDisplayCopy, type VideoCodec } from '#shared/media/video-codec'
+import { containerOfContentType, type VideoContainer } from '#shared/media/video-location'
 import { useDb } from '../db'
 import { deleteObjectOrRetryLater } from '../storage/deletions'
 import { displayCopyKeyOf } from '../storage/keys'
 import { StorageUnavailableError } from '../storage/media-store'
 import { useMediaStore } from '../storage/use-media-store'
-import { copyArguments, HDR_TRANSFERS } from './copy-arguments'
+import { copyArguments, HDR_TRANSFERS, inputArguments } from './copy-arguments'
 import { FfmpegFailed, ffmpegPath, ffprobePath, runNiced } from './ffmpeg'
 
 /*
@@ -21,12 +22,18 @@ import { FfmpegFailed, ffmpegPath, ffprobePath, runNiced } from './ffmpeg'
  * original stays for the couple's export. Made here, one at a time, when this server has ffmpeg.
  */
 
-/** Who makes copies for this server's uploads: init tells the phone. */
+/**
+ * Who makes copies for this server's uploads: init tells the phone. Without ffmpeg, the phone that
+ * sent the video, where its browser can (phone-copy.ts); one that cannot sends none.
+ */
 export function displayCopyMaker(): DisplayCopyMaker {
-  return ffmpegPath() ? 'server' : 'none'
+  return ffmpegPath() ? 'server' : 'phone'
 }
 
-/** What a video's public address will play, decided at confirm from the codec its container names. */
+/**
+ * What a video's public address will play, decided at confirm from the codec its container names
+ * (`poster-only` becomes `copy` when the phone's copy passes its check).
+ */
 export function displayAtConfirm(codec: VideoCodec | null): VideoDisplay {
   if (!needsDisplayCopy(codec)) return 'original'
   return displayCopyMaker() === 'server' ? 'pending' : 'poster-only'
@@ -35,24 +42,31 @@ export function displayAtConfirm(codec: VideoCodec | null): VideoDisplay {
 /** A transcode stopped after this (plus four times the video's length): a stuck ffmpeg must not hold the queue. */
 const TIME_LIMIT_BASE_MS = 120_000
 
-async function isHdr(input: string, timeLimitMs: number): Promise<boolean> {
+async function isHdr(input: string, container: VideoContainer, timeLimitMs: number): Promise<boolean> {
   const ffprobe = ffprobePath()
   if (!ffprobe) return false
-  const transfer = await runNiced(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=color_transfer', '-of', 'csv=p=0', input], timeLimitMs)
+  const transfer = await runNiced(ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=color_transfer', '-of', 'csv=p=0', ...inputArguments(input, container)], timeLimitMs)
     .catch(() => '')
   return HDR_TRANSFERS.has(transfer.trim())
 }
 
-/** The copy's bytes, made from the stored original in a scratch folder removed afterwards. */
-async function transcode(row: UploadRow, ffmpeg: string, signal: AbortSignal): Promise<Buffer> {
+/**
+ * Makes the copy from the stored original in a scratch folder (removed afterwards) and stores it
+ * at `key` streamed from there: a long video's copy is tens of megabytes, never held in memory.
+ * False when called off meanwhile (nothing stored then).
+ */
+async function transcodeInto(key: string, row: UploadRow, ffmpeg: string, signal: AbortSignal): Promise<boolean> {
   const dir = await mkdtemp(join(tmpdir(), 'display-copy-'))
   try {
     const input = join(dir, 'original')
     const output = join(dir, 'copy.mp4')
+    const container = containerOfContentType(row.contentType)
     await pipeline(await useMediaStore().read(row.storageKey), createWriteStream(input))
     const timeLimitMs = TIME_LIMIT_BASE_MS + 4000 * (row.durationSec ?? 60)
-    await runNiced(ffmpeg, copyArguments(input, output, await isHdr(input, timeLimitMs)), timeLimitMs, signal)
-    return await readFile(output)
+    await runNiced(ffmpeg, copyArguments(input, output, { hdr: await isHdr(input, container, timeLimitMs), container }), timeLimitMs, signal)
+    if (signal.aborted) return false
+    await useMediaStore().putFile(key, output, 'video/mp4')
+    return true
   }
   finally {
     await rm(dir, { recursive: true, force: true })
@@ -71,10 +85,8 @@ async function makeDisplayCopy(id: string, signal: AbortSignal): Promise<void> {
   let key: string | null = null
   if (ffmpeg) {
     try {
-      const bytes = await transcode(row, ffmpeg, signal)
-      if (signal.aborted) return
       key = displayCopyKeyOf(row)
-      await useMediaStore().put(key, bytes, 'video/mp4')
+      if (!(await transcodeInto(key, row, ffmpeg, signal))) return
     }
     catch (error) {
       if (error instanceof StorageUnavailableError || signal.aborted) throw error

@@ -14,7 +14,7 @@ export async function assertUploadOpen(key: string): Promise<void> {
     id: uploads.id, kind: uploads.kind, storageKey: uploads.storageKey, phoneImages: uploads.phoneImages,
     confirmedAt: uploads.confirmedAt, claim: uploads.claim, claimedUntil: uploads.claimedUntil,
   }).from(uploads).where(eq(uploads.id, uploadIdOfKey(key))).get()
-  const owned = row && (key === stagedKeyOf(row.storageKey) || key === row.storageKey || (row.kind === 'video' && key === stagedKeyOf(posterKeyOf(row))) || isStagedPhoneImageKey(row, key))
+  const owned = row && (key === stagedKeyOf(row.storageKey) || key === row.storageKey || (row.kind === 'video' && (key === stagedKeyOf(posterKeyOf(row)) || key === stagedKeyOf(displayCopyKeyOf(row)))) || isStagedPhoneImageKey(row, key))
   if (!row || !owned) throw notFound()
   if (row.confirmedAt || liveClaim(row)) throw apiError(409, ErrorCode.ALREADY_CONFIRMED, 'Already confirmed')
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { H3Event } from 'h3'
@@ -182,6 +182,9 @@ export function createLocalMediaStore(config: AppConfig): LocalMediaStore {
     },
     async put(key, body) {
       await writeAtomically(pathOf(key), tmp => writeFile(tmp, body))
+    },
+    async putFile(key, path) {
+      await writeAtomically(pathOf(key), tmp => copyFile(path, tmp))
     },
     async delete(key) {
       await rm(pathOf(key), { force: true })

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand,
@@ -146,6 +148,11 @@ export function createS3MediaStore(config: AppConfig): MediaStore {
     },
     async put(key, body, contentType) {
       await guard(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' })))
+    },
+    async putFile(key, path, contentType) {
+      // A stream needs its length stated: S3 takes no PUT of unknown length without chunked signing.
+      const { size } = await stat(path)
+      await guard(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: createReadStream(path), ContentLength: size, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' })))
     },
     async delete(key) {
       await guard(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })))
