@@ -29,8 +29,6 @@ export function useSlideshowChallenges(every: number, screenKey?: string, moment
   /** The challenge due next and its answers, once fetched. */
   let prepared: { id: string, answers: GalleryItem[] } | null = null
   let lastShownId: string | null = null
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let running = false
   const keyQuery = screenKey ? { screenKey } : {}
 
   function dueNext(): PublicChallenge | null {
@@ -64,10 +62,8 @@ export function useSlideshowChallenges(every: number, screenKey?: string, moment
       await prepare()
     }
     catch { /* offline: the prompts already held stay */ }
-    finally {
-      if (running) timer = setTimeout(poll, CHALLENGES_POLL_MS)
-    }
   }
+  useScreenPoll(poll, CHALLENGES_POLL_MS, every > 0)
 
   const interlude: SlideshowInterlude = {
     every,
@@ -84,16 +80,6 @@ export function useSlideshowChallenges(every: number, screenKey?: string, moment
 
   /** The challenge whose card has `id` (the slideshow's interlude on screen), or null. */
   const challenge = (id: string | null) => (onScreen.value && id === cardIdOf(onScreen.value.id) ? onScreen.value : null)
-
-  onMounted(() => {
-    if (every <= 0) return
-    running = true
-    void poll()
-  })
-  onBeforeUnmount(() => {
-    running = false
-    clearTimeout(timer)
-  })
 
   return { interlude, challenge }
 }

@@ -37,8 +37,6 @@ export function useSlideshowMessages(every: number, screenKey?: string, aloud: (
   const messages = shallowRef<GuestbookItem[]>([])
   const shownId = ref<string | null>(null)
   const seen = new Set<string>()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let running = false
 
   async function poll() {
     try {
@@ -46,10 +44,8 @@ export function useSlideshowMessages(every: number, screenKey?: string, aloud: (
       messages.value = page.items.filter(item => (item.type === 'text' ? !!item.text : !!item.audioUrl))
     }
     catch { /* offline: the messages already held stay */ }
-    finally {
-      if (running) timer = setTimeout(poll, MESSAGES_POLL_MS)
-    }
   }
+  useScreenPoll(poll, MESSAGES_POLL_MS, every > 0)
 
   const interlude: SlideshowInterlude = {
     every,
@@ -68,16 +64,6 @@ export function useSlideshowMessages(every: number, screenKey?: string, aloud: (
   }
 
   const message = (id: string | null) => messages.value.find(item => item.id === id) ?? null
-
-  onMounted(() => {
-    if (every <= 0) return
-    running = true
-    void poll()
-  })
-  onBeforeUnmount(() => {
-    running = false
-    clearTimeout(timer)
-  })
 
   return { interlude, message }
 }
