@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { exifInstant, readTakenAt } from '../../shared/media/taken-at'
+import sharp from 'sharp'
 import { lavfi, makeMedia, testPicture } from '../support/ffmpeg-media'
 import { labelledJpeg, tempDir } from '../support/media'
 
@@ -39,6 +40,28 @@ describe('takenAt from a file\'s own metadata', () => {
     expect(await readTakenAt(await jpegWith('ahead.jpg', ['-DateTimeOriginal=2026:11:29 12:00:00', '-OffsetTimeOriginal=+00:00']), 'image/jpeg', NOW)).toBeNull()
     expect(await readTakenAt(new Blob([new Uint8Array([1, 2, 3])]), 'image/jpeg', NOW)).toBeNull()
     expect(await readTakenAt(new Blob(['x']), 'image/png', NOW)).toBeNull()
+  })
+
+  /**
+   * A HEIF photo: AVIF written by sharp, its EXIF item added by exiftool. HEIC is the same container
+   * (`meta` → `iinf` names the Exif item, `iloc` says where it sits) around another codec; Debian
+   * has no HEVC image encoder, so the HEIC case is read through the container it shares.
+   */
+  async function heifWith(name: string, tags: string[]): Promise<Blob> {
+    const path = join(dir, name)
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#884422' } }).avif({ effort: 0 }).toFile(path)
+    if (tags.length) execFileSync('exiftool', ['-q', '-overwrite_original', ...tags, path])
+    return new Blob([new Uint8Array(readFileSync(path))])
+  }
+
+  it('reads a HEIF photo\'s DateTimeOriginal and offset from its Exif item, under each HEIF type', async () => {
+    const file = await heifWith('dated.avif', ['-DateTimeOriginal=2026:11:21 19:30:05', '-OffsetTimeOriginal=-03:00'])
+    for (const type of ['image/heic', 'image/heif', 'image/avif']) expect(await readTakenAt(file, type, NOW), type).toBe('2026-11-21T22:30:05.000Z')
+    const local = await heifWith('local.avif', ['-DateTimeOriginal=2026:07:01 20:15:00'])
+    expect(await readTakenAt(local, 'image/heic', NOW)).toBe(new Date(2026, 6, 1, 20, 15, 0).toISOString())
+    expect(await readTakenAt(await heifWith('plain.avif', []), 'image/heic', NOW)).toBeNull()
+    expect(await readTakenAt(await heifWith('other-tag.avif', ['-Artist=Tia']), 'image/heic', NOW)).toBeNull()
+    expect(await readTakenAt(new Blob([new Uint8Array([0, 0, 0, 8, 0x6D, 0x65, 0x74, 0x61])]), 'image/heic', NOW)).toBeNull()
   })
 
   it('reads an MP4\'s mvhd creation time (UTC), and none when it was left at zero', async () => {
