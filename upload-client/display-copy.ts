@@ -79,7 +79,7 @@ export async function makeDisplayCopy(file: Blob, signal: AbortSignal): Promise<
  * sends it. `send` answers whether it arrived; never throws, gives up after SEND_TIMEOUT_MS or
  * when `signal` (the guest removing the file) aborts, and the encoder stops with it.
  */
-export function displayCopyStep(item: { displayCopy?: string }, file: Blob, signal: AbortSignal): { prepare: () => void, send: (uploadId: string, sending: AbortSignal) => Promise<boolean> } {
+export function displayCopyStep(item: { displayCopy?: string | null }, file: Blob, signal: AbortSignal): { prepare: () => void, send: (uploadId: string, sending: AbortSignal) => Promise<boolean> } {
   let made: Promise<Blob | null> | null = null
   const prepare = () => {
     if (item.displayCopy === 'phone') made ??= makeDisplayCopy(file, signal)

@@ -1,5 +1,4 @@
 import { partLayout, partSize } from '#shared/limits'
-import type { DisplayCopyMaker } from '#shared/enums'
 import type { UploadRecord } from './store'
 
 /** The row states the page shows (and tests read from `data-state`). */
@@ -14,8 +13,6 @@ export interface QueueItem extends UploadRecord {
   /** Bytes the storage has received or is receiving right now, for the progress bar. */
   sentBytes: number
   thumbUrl: string | null
-  /** Who makes a video's display copy, as init answered (not kept across a reload: then the phone makes none). */
-  displayCopy?: DisplayCopyMaker
 }
 
 /**
@@ -81,5 +78,6 @@ export function toRecord(item: QueueItem): UploadRecord {
     wordsRevision: item.wordsRevision ?? 0, wordsSent: item.wordsSent ? { ...item.wordsSent } : null, wordsLocked: item.wordsLocked ?? false,
     challengeId: item.challengeId ?? null,
     ...(item.takenAt !== undefined ? { takenAt: item.takenAt } : {}),
+    displayCopy: item.displayCopy ?? null,
   }
 }

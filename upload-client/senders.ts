@@ -54,6 +54,8 @@ export function catchUp(item: QueueItem, stored: UploadRecord): boolean {
   // Another sender's init told the server the words it had then; the words typed here stay this page's.
   if (stored.uploadId !== item.uploadId) item.wordsSent = stored.wordsSent ? { ...stored.wordsSent } : null
   item.wordsLocked = item.wordsLocked || (stored.wordsLocked ?? false)
+  // Who makes the display copy belongs to the upload: the other sender's, when it started another.
+  if (stored.uploadId !== item.uploadId || stored.displayCopy) item.displayCopy = stored.displayCopy ?? null
   item.uploadId = stored.uploadId
   item.uploadType = stored.uploadType
   item.partsDone = [...stored.partsDone]

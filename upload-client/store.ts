@@ -1,5 +1,5 @@
 import { createStore, del, get, set, values, type UseStore } from 'idb-keyval'
-import type { UploadStatus } from '#shared/enums'
+import type { DisplayCopyMaker, UploadStatus } from '#shared/enums'
 import type { MediaKind } from '#shared/limits'
 import type { PublicImages } from './public-images'
 import { UPLOAD_FILES_DB, UPLOAD_RECORDS_DB } from '~/app-utils/storage-keys'
@@ -50,6 +50,11 @@ export interface UploadRecord {
   challengeId?: string | null
   /** When the file was taken (its EXIF or `mvhd`), read once before it went; null: it says nothing. */
   takenAt?: string | null
+  /**
+   * Who makes a video's display copy, as init answered: kept, so that a page opened again on a
+   * video still on its way makes and sends the copy too (the server takes it until confirm).
+   */
+  displayCopy?: DisplayCopyMaker | null
 }
 
 /**

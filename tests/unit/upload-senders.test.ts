@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ErrorCode } from '#shared/errors'
 import { ptBR } from '#shared/messages/pt-BR'
-import type { QueueItem } from '../../upload-client/item'
+import { toRecord, type QueueItem } from '../../upload-client/item'
 import { catchUp, isUnsent, markFailed, markSent } from '../../upload-client/senders'
 import type { UploadRecord } from '../../upload-client/store'
 import { ApiError } from '../../app-utils/api-error'
@@ -57,6 +57,23 @@ describe('catchUp: a sender given the lock takes over what another stored meanwh
     const mine = item({ size: 30_000_000 })
     expect(catchUp(mine, record({ size: 30_000_000, uploadId: 'u2', uploadType: 'multipart', partsDone: [1, 2], hash: 'h' }))).toBe(true)
     expect(mine).toMatchObject({ uploadId: 'u2', uploadType: 'multipart', partsDone: [1, 2], hash: 'h', done: false, phase: 'queued' })
+  })
+
+  it('keeps who makes a video\'s display copy with the stored upload, so a page opened again still sends the phone\'s copy', () => {
+    const video = item({ kind: 'video', contentType: 'video/mp4', uploadId: 'u3', uploadType: 'single', displayCopy: 'phone' })
+    expect(toRecord(video).displayCopy).toBe('phone')
+    // The page opened again: its item is the stored record, and the copy step reads it there.
+    const reopened = item({ ...toRecord(video) })
+    expect(reopened.displayCopy).toBe('phone')
+    // Another sender started the upload: its answer is the one that holds.
+    const waiting = item({ kind: 'video', contentType: 'video/mp4' })
+    catchUp(waiting, toRecord(video))
+    expect(waiting).toMatchObject({ uploadId: 'u3', displayCopy: 'phone' })
+    // A record from before the field, for the same upload, leaves what this page knows.
+    catchUp(video, { ...toRecord(video), displayCopy: undefined })
+    expect(video.displayCopy).toBe('phone')
+    // Records of other files say none.
+    expect(toRecord(item()).displayCopy).toBeNull()
   })
 
   it('takes over a refusal for good, but tries again after one another try may fix', () => {
