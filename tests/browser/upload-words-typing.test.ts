@@ -134,8 +134,16 @@ describe('/enviar: words typed while files go reach every file exactly (phone, s
 
   async function expectEveryFileHolds(page: Page, prefix: string, language: Language, since: number) {
     const { author, message } = GUESTS[language]
-    // Three files over a held, slow server, on a machine running other browser files: up to two and a half minutes.
-    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 150_000 })
+    // Three files over a held, slow server, on a machine running other browser files: up to four
+    // minutes (retries back off up to 30 s each). Twice in busy CI runs one reload case waited out
+    // a shorter wait, never when run alone: on a timeout the rows and the requests still open are
+    // printed, to say which file waited and on what.
+    await page.locator('[data-testid=upload-success]').waitFor({ timeout: 240_000 }).catch(async (error: unknown) => {
+      const rows = await page.locator('[data-testid=upload-item]').evaluateAll(items => items.map(item => `${item.getAttribute('data-state')}: ${item.textContent?.replace(/\s+/g, ' ').trim().slice(0, 160)}`))
+      const open = proxy.seen.slice(since).filter(request => request.status === null || request.status >= 400).map(request => `${request.method} ${request.path} ${request.status}`)
+      console.error(`upload-success never showed. Rows: ${JSON.stringify(rows)}. Requests unanswered or refused: ${JSON.stringify(open)}`)
+      throw error
+    })
     await wordsSettled(since)
     expect(await storedWords(prefix)).toEqual([1, 2, 3].map(n => ({ fileName: `${prefix}_${n}.jpg`, author, message })))
     // Each row says the name the server holds.
@@ -165,6 +173,6 @@ describe('/enviar: words typed while files go reach every file exactly (phone, s
       expect(await page.inputValue('[name=author]')).toBe(GUESTS[language].author)
       expect(await page.inputValue('[name=message]')).toBe(GUESTS[language].message)
       await expectEveryFileHolds(page, prefix, language, since)
-    }, 300_000)
+    }, 420_000)
   }
 })
