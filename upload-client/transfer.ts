@@ -158,16 +158,14 @@ async function init(trip: Trip): Promise<Destination | null> {
       return await postJson<InitAnswer>('/api/uploads/init', initBody(item, words), signal)
     }
     catch (error) {
-      // The challenge was deleted or switched off while the file waited: the photo still goes,
-      // answering nothing, rather than stay stuck on a refusal no retry can change.
-      if (item.takenAt && refusedField(error, 'takenAt')) {
-        // The phone's clock or its file's date is off by more than the server takes: without it.
-        item.takenAt = null
-      }
-      else {
-        if (!item.challengeId || !refusedField(error, 'challengeId')) throw error
-        item.challengeId = null
-      }
+      // The challenge was deleted or switched off while the file waited, or the phone's clock or
+      // its file's date is off by more than the server takes: the photo still goes without them
+      // (both at once, when one answer refused both), rather than stay stuck on a refusal no retry can change.
+      const dropChallenge = !!item.challengeId && refusedField(error, 'challengeId')
+      const dropTakenAt = !!item.takenAt && refusedField(error, 'takenAt')
+      if (!dropChallenge && !dropTakenAt) throw error
+      if (dropChallenge) item.challengeId = null
+      if (dropTakenAt) item.takenAt = null
       await trip.persist(item)
       return postJson<InitAnswer>('/api/uploads/init', initBody(item, words), signal)
     }
