@@ -49,7 +49,6 @@ describe('the projector, the viewer and videos they cannot play', () => {
   }, 120_000)
 
   const onScreen = (page: Page) => page.getAttribute('[data-testid=slideshow]', 'data-id')
-  const shown = (page: Page) => page.locator('.slideshow-slide--ready').last()
 
   /** The projector's page, its timers on the page clock, with the held video's bytes never answered. */
   async function openProjector(): Promise<Page> {
@@ -62,21 +61,41 @@ describe('the projector, the viewer and videos they cannot play', () => {
     return page
   }
 
+  /**
+   * The screen in one instant: the item it names, each layer (its item, ready or loading, its
+   * picture, its videos). Read in one evaluation, so a slide that changes between two reads (the
+   * page's clock still runs) cannot pair one slide's name with another's picture.
+   */
+  const snapshot = (page: Page) => page.evaluate(() => {
+    const show = document.querySelector('[data-testid=slideshow]')
+    const layers = [...document.querySelectorAll('.slideshow-slide')].map(layer => ({
+      item: layer.getAttribute('data-item'),
+      ready: layer.classList.contains('slideshow-slide--ready'),
+      videos: layer.querySelectorAll('video').length,
+      picture: layer.querySelector('img.slideshow-slide__media')?.getAttribute('src') ?? null,
+    }))
+    return { onScreen: show?.getAttribute('data-id') ?? null, layers }
+  })
+
   /** Waits for `id` on screen, moving the show along meanwhile; answers what that slide shows. */
   async function slideOf(page: Page, id: string) {
-    await until(async () => {
-      const now = await onScreen(page)
+    let seen: Awaited<ReturnType<typeof snapshot>> | undefined
+    const slide = await until(async () => {
+      const now = seen = await snapshot(page)
+      const loading = now.layers.filter(layer => !layer.ready)
       // The show names its next item as that slide starts loading, under the one still shown:
       // what `id` shows is read only once its own layer is ready and no other is loading.
-      const loading = await page.locator('.slideshow-slide:not(.slideshow-slide--ready)').count()
-      if (now === id && !loading) return true
+      if (now.onScreen === id && !loading.length) return now.layers.filter(layer => layer.ready).at(-1)
       // The held video, loading under the slide on screen: its start deadline passes at once.
-      if (await page.locator('.slideshow-slide:not(.slideshow-slide--ready) video').count()) await page.clock.fastForward(VIDEO_START_MS + 100)
-      else if (now !== id) await skipSlideHold(page, 20_000)
-      return false
-    }, 60_000, `slide ${id}`)
-    const slide = shown(page)
-    return { videos: await slide.locator('video').count(), picture: await slide.locator('img.slideshow-slide__media').getAttribute('src') }
+      if (loading.some(layer => layer.videos)) await page.clock.fastForward(VIDEO_START_MS + 100)
+      else if (now.onScreen !== id) await skipSlideHold(page, 20_000)
+      return undefined
+    }, 60_000, `slide ${id}`).catch((error: Error) => {
+      throw new Error(`${error.message}; the screen last held ${JSON.stringify(seen)}`)
+    })
+    // The slide the screen names is the top ready layer: the same Vue update sets both.
+    expect(slide.item, JSON.stringify(seen)).toBe(id)
+    return { videos: slide.videos, picture: slide.picture }
   }
 
   it('shows a poster-only HEVC video, a video Chromium cannot decode and one that does not start in 3 s as their posters, then goes on', async () => {
