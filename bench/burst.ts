@@ -27,12 +27,15 @@ const { values: flags } = parseArgs({
     'profile': { type: 'string' },
     /** Appends each server's output (stdout and stderr) to this file once it has stopped. */
     'server-log': { type: 'string' },
+    /** Photos the server has served (one after another, from another address) before the burst: its code warmed up. */
+    'served-before': { type: 'string', default: '1' },
     /** Prints the table without writing bench/RESULTS.md. */
     'dry-run': { type: 'boolean', default: false },
   },
 })
 const GUESTS = Number(flags.guests)
 const ROUNDS = Number(flags.rounds)
+const SERVED_BEFORE = Math.max(1, Number(flags['served-before']))
 const DRIVERS = flags.drivers.split(',').map(name => name.trim()).filter(Boolean) as ('local' | 's3')[]
 const REQUEST_TIMEOUT_MS = 60_000
 const TARGET_P95_MS = 1000
@@ -168,9 +171,10 @@ async function burst(entry: string, driver: 'local' | 's3', photos: Buffer[], pr
       record('confirm', confirm)
       if (confirm.status === 200) confirmed++
     }
-    // A server that has served the evening's first photo (its routes loaded), from another address.
+    // A server that has served the evening's first photo (its routes loaded), or its first
+    // `--served-before` photos (its code compiled hot, as after an afternoon), from another address.
     const early = new Agent({ keepAlive: true, localAddress: '127.2.0.1' })
-    await guest(GUESTS, await photoOf(GUESTS), early)
+    for (let served = 0; served < SERVED_BEFORE; served++) await guest(GUESTS + served, await photoOf(GUESTS + served), early)
     early.destroy()
     for (const step of STEPS) {
       if (statuses[step].size !== 1 || !statuses[step].has(step === 'init' ? '201' : '200')) throw new Error(`the first photo: ${step} ${describe(statuses[step])}`)
@@ -235,11 +239,11 @@ const statusRows = [...rounds].flatMap(([key, results]) => STEPS.map((step) => {
 }))
 
 const body = `
-Run: \`npx tsx bench/burst.ts --guests ${GUESTS} --rounds ${ROUNDS} --drivers ${DRIVERS.join(',')}${flags.before ? ' --before <the build before>' : ''}\` on ${new Date().toISOString().slice(0, 16)} UTC.
+Run: \`npx tsx bench/burst.ts --guests ${GUESTS} --rounds ${ROUNDS} --drivers ${DRIVERS.join(',')}${SERVED_BEFORE > 1 ? ` --served-before ${SERVED_BEFORE}` : ''}${flags.before ? ' --before <the build before>' : ''}\` on ${new Date().toISOString().slice(0, 16)} UTC.
 ${GUESTS} guests each send one small photo (a ${(photos[0]!.length / 1024).toFixed(1)} KiB JPEG of noise, different bytes each, with its hash) at the same
 moment: init → PUT → confirm, one after another, each guest from its own loopback address (127.1.x.y, so a client of its own
 for the rate limits, default \`RATE_LIMIT_UPLOADS_PER_MINUTE\`) and with its own guest cookie (a connection of its own, kept
-alive from init to confirm); the server has served one photo before it (its routes loaded). Server and load generator share this 2-core machine, which other people's work was using too: the load
+alive from init to confirm); the server has served ${SERVED_BEFORE === 1 ? 'one photo before it (its routes loaded, its code not yet compiled hot)' : `${SERVED_BEFORE} photos before it, one after another (its code compiled hot, as after an afternoon of guests)`}. Server and load generator share this 2-core machine, which other people's work was using too: the load
 average (1 min) at each burst's start is given. Times in ms; "before" and "after" ran alternately, round by round.
 "Server CPU per guest" is the server's CPU time (user + system) from the burst's start until the last guest's answer, divided
 by the guests; "with derivation" until every photo had its public images (\`derivationBacklog\` 0 in \`/api/health\`, polled
@@ -258,4 +262,4 @@ Answers by status, all rounds:
 ${table(['build, driver', 'step', 'statuses'], statusRows)}
 `
 console.log(body)
-if (!flags['dry-run']) writeSection('A 300-guest burst', body)
+if (!flags['dry-run']) writeSection(SERVED_BEFORE > 1 ? 'A 300-guest burst, the server warmed up' : 'A 300-guest burst', body)

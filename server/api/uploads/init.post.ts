@@ -5,6 +5,7 @@ export default defineEventHandler(async (event) => {
   await limitUploads(event, 'init')
   const body = await readBodyAs(event, initUploadSchema)
   await assertChallenge(body.challengeToken, clientKey(event))
+  answeringInit(event)
   // The device's cookie comes with its first init, whatever that init answers.
   const guestId = ensureGuestId(event)
   // The same bytes already sent for this event: that upload (200), nothing new stored. While the

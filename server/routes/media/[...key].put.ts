@@ -6,6 +6,8 @@
 export default defineEventHandler(async (event) => {
   deferDerivationsWhileAnswering(event)
   const grant = assertGranted(event, 'PUT', uploadKeyOf(event))
+  // The body is read after the inits being answered (inits-first.ts), at most a second later.
+  await afterInitsAnswered()
   await assertUploadOpen(grant.key).catch((error) => {
     // The body is left unread: close rather than leave the connection mid-request.
     setResponseHeader(event, 'connection', 'close')
