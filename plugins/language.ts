@@ -1,7 +1,7 @@
 import type { Language } from '#shared/enums'
 import { pickLanguage } from '#shared/i18n/locale'
 import type { PublicEventInfo } from '#shared/schemas/event'
-import { isSlideshowQuery } from '#shared/slideshow'
+import { isSlideshowQuery } from '#shared/slideshow-address'
 import { loadLocaleMessages } from '~/app-utils/locale-messages'
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/')

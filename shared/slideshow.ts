@@ -4,14 +4,17 @@
  * what a kiosk browser is started with, so it survives a power cut without anyone logging in.
  * /galeria reads them; the admin's Event tab writes them.
  */
-/** The page the venue screen is: the gallery, shown as a slideshow when its address says so. */
-export const SLIDESHOW_PAGE = '/galeria'
+import { SLIDESHOW_PAGE, SLIDESHOW_SWITCH } from './slideshow-address'
+
+// Whether an address is the venue screen is asked on every page (the language, the footer): a
+// module of its own, so that the screen's options below stay in the gallery's chunk.
+export { isSlideshowAddress, isSlideshowQuery, SLIDESHOW_PAGE } from './slideshow-address'
 
 /** `segundos`: how long each photo stays; `convite`: the "send your photos" card every N slides (0: never). */
 /** `recados`: a guest's written message as a full-screen card every N slides (0: never). */
 /** `desafios`: one of the couple's challenges as a card (its prompt, the QR) then its latest answers, every N slides (0: never). */
 /** `chave`: the venue screen's key. `momento`: one moment of the day only (the toast, the party). */
-export const SLIDESHOW_QUERY = { slideshow: 'slideshow', photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', challengeEvery: 'desafios', screenKey: 'chave', moment: 'momento' } as const
+export const SLIDESHOW_QUERY = { slideshow: SLIDESHOW_SWITCH, photoSeconds: 'segundos', inviteEvery: 'convite', messageEvery: 'recados', challengeEvery: 'desafios', screenKey: 'chave', moment: 'momento' } as const
 
 /**
  * A challenge every 15 slides: at 6 s a photo about every minute and a half, after the card's own
@@ -51,19 +54,6 @@ function numberOf(raw: unknown): number | undefined {
 }
 
 const clamp = (value: number, bounds: { min: number, max: number }) => Math.min(bounds.max, Math.max(bounds.min, value))
-
-/** Whether the query asks for the slideshow (`?slideshow=1`). */
-export function isSlideshowQuery(query: Record<string, unknown>): boolean {
-  return query[SLIDESHOW_QUERY.slideshow] === '1'
-}
-
-/**
- * Whether an address opens the venue screen: the one test the page, the server's page policy
- * (only the slideshow may be framed) and the service worker's offline shell all ask.
- */
-export function isSlideshowAddress(url: URL): boolean {
-  return url.pathname === SLIDESHOW_PAGE && isSlideshowQuery(Object.fromEntries(url.searchParams))
-}
 
 /** The options the address carries; what it leaves out (or spells wrong) takes the default. */
 export function slideshowOptionsOf(query: Record<string, unknown>): SlideshowOptions {
