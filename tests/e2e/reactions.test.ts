@@ -3,6 +3,7 @@ import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { seedPhoto, setModeration } from '../support/seed'
 import { unzip } from '../support/zip'
+import { csvCell } from '../../server/utils/archive/csv'
 import { AUTHOR_MAX_LENGTH, GUESTBOOK_TEXT_MAX_LENGTH } from '../../shared/limits'
 
 const RATE_LIMIT = 30
@@ -364,13 +365,15 @@ describe.each(['local', 's3'] as const)('hearts and comments (%s driver)', (driv
     expect(entries.slice(-3).map(entry => entry.name)).toEqual(['comments.csv', 'guestbook.csv', 'manifest.csv'])
     const manifest = entries.find(entry => entry.name === 'manifest.csv')!.bytes.toString('utf8').split('\r\n')
     expect(manifest[0]).toBe('\uFEFFid,autor,mensagem,tipo,enviado em,arquivo,nome original,metadados,corações,comentários,momento,exibição')
-    const line = manifest.find(row => row.startsWith(`${photo.id},`))!
+    // An id is a cell like any other: one that starts with "-" (1 in 64) carries the formula guard.
+    const idCell = csvCell(photo.id)
+    const line = manifest.find(row => row.startsWith(`${idCell},`))!
     expect(line.endsWith(',1,1,,')).toBe(true)
 
     const comments = entries.find(entry => entry.name === 'comments.csv')!.bytes.toString('utf8').split('\r\n')
     expect(comments[0]).toBe('\uFEFFid da foto,autor,comentário,enviado em')
-    const mine = comments.filter(row => row.startsWith(`${photo.id},`))
+    const mine = comments.filter(row => row.startsWith(`${idCell},`))
     const createdAt = (await api(server.url, `/api/gallery/${photo.id}/comments`)).body.items.find((item: { id: string }) => item.id === said.id).createdAt
-    expect(mine).toEqual([`${photo.id},'=cmd,"Lindos, ""queridos""",${createdAt}`])
+    expect(mine).toEqual([`${idCell},'=cmd,"Lindos, ""queridos""",${createdAt}`])
   })
 })
