@@ -113,7 +113,7 @@ function exifItemId(body: Uint8Array, version: number): number | null {
       const infeVersion = body[at + 8]!
       const idBytes = infeVersion === 3 ? 4 : 2
       const id = idBytes === 4 ? view.getUint32(at + 12) : view.getUint16(at + 12)
-      if (infeVersion >= 2 && String.fromCharCode(...body.subarray(at + 12 + idBytes + 2, at + 16 + idBytes + 2)) === 'Exif') return id
+      if (infeVersion >= 2 && ascii(body, at + 12 + idBytes + 2, 4) === 'Exif') return id
     }
     at += size
   }
