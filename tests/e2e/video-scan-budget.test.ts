@@ -37,7 +37,9 @@ describe.each(['local', 's3'] as const)('the location scan\'s budgets at confirm
     expect((await putBytes(init.body.upload.url, bytes, init.body.upload.headers)).status).toBe(200)
     if (driver === 's3') server.s3.requests.length = 0
     const confirm = await api(server.url, `/api/uploads/${init.body.id}/confirm`, { method: 'POST' })
-    const requests = driver === 's3' ? [...server.s3.requests] : []
+    // Requests on objects only: the staging sweep lists the bucket (a GET with no key) on its own clock,
+    // and on a busy machine one listing fell inside this window and was counted as the confirm's.
+    const requests = driver === 's3' ? server.s3.requests.filter(request => request.key !== '') : []
     return { init: init.body, confirm, requests }
   }
 
