@@ -361,8 +361,15 @@ export async function transferUpload(
     if (target) {
       item.phase = 'sending'
       const book = urlBook(trip, target)
-      if (target.upload.type === 'single') await sendSingle(trip, file, book)
-      else await sendParts(trip, file, book)
+      try {
+        if (target.upload.type === 'single') await sendSingle(trip, file, book)
+        else await sendParts(trip, file, book)
+      }
+      catch (error) {
+        // The server holds these bytes and is confirming them, or has (a confirm this page asked
+        // before a reload, answered after it): confirm again gives that confirm's result.
+        if (!(error instanceof ApiError && error.code === ErrorCode.ALREADY_CONFIRMED)) throw error
+      }
     }
     item.phase = 'finishing'
     if (extras.length && item.uploadId && extrasSentFor !== item.uploadId) {

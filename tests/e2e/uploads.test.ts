@@ -9,7 +9,7 @@ const MiB = 1024 * 1024
 
 // The same suite against both drivers: the local disk and a real S3-compatible server (s3rver).
 describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) => {
-  const server = useTestServer({ s3: driver === 's3', admin: true })
+  const server = useTestServer({ s3: driver === 's3', admin: true, db: true })
 
   const setEvent = (patch: Record<string, unknown>) =>
     api(server.url, '/api/admin/event', { method: 'PATCH', json: patch, cookie: server.cookie })
@@ -240,6 +240,26 @@ describe.each(['local', 's3'] as const)('guest uploads (%s driver)', (driver) =>
     expect(item.thumbUrl).toBeNull()
     expect(await server.probe.exists(keyOfUrl(signed.upload.url))).toBe(false)
     expect(await server.probe.exists(stagedKeyOfUrl(signed.upload.url))).toBe(false)
+  })
+
+  it('refresh while a confirm is under way is 409 ALREADY_CONFIRMED (confirm gives its answer), while an abort is, 404', async () => {
+    const photo = await jpeg()
+    const created = (await init({ contentType: 'image/jpeg', size: photo.length })).body
+    expect((await putBytes(created.upload.url, photo, created.upload.headers)).status).toBe(200)
+    // What a confirm still running (in another instance, or after its page reloaded) leaves on the row.
+    const claim = (holder: 'confirm' | 'abort' | null, ms: number) =>
+      server.db.execute({ sql: 'update uploads set claim = ?, claimed_until = ? where id = ?', args: [holder, holder ? Date.now() + ms : null, created.id] })
+    const refresh = () => api(server.url, `/api/uploads/${created.id}/refresh`, { method: 'POST', json: {} })
+    await claim('confirm', 60_000)
+    expect(await refresh().then(r => [r.status, r.body.data.code])).toEqual([409, 'ALREADY_CONFIRMED'])
+    await claim('abort', 60_000)
+    expect(await refresh().then(r => [r.status, r.body.data.code])).toEqual([404, 'NOT_FOUND'])
+    // A claim whose holder crashed lapses: the upload is open again, and then confirmed.
+    await claim('confirm', -1)
+    const again = await refresh()
+    expect([again.status, again.body.upload.type]).toEqual([200, 'single'])
+    const confirmed = await api(server.url, `/api/uploads/${created.id}/confirm`, { method: 'POST' })
+    expect([confirmed.status, confirmed.body.id]).toEqual([200, created.id])
   })
 
   it('unknown and malformed ids are 404 on confirm, abort and refresh', async () => {
