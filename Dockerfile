@@ -18,8 +18,9 @@ COPY . .
 RUN npm run build
 
 FROM ${BASE} AS runtime
-# ffmpeg is not used by the server; it is there for an operator's own work on the media volume
-# (checking a video, drawing a poster): `--build-arg WITH_FFMPEG=1`.
+# With ffmpeg (`--build-arg WITH_FFMPEG=1`) the server makes the H.264 display copies of HEVC, VP9
+# and AV1 videos itself (docs/api.md, "Display copies"); without it, the guest's phone makes them
+# where its browser can, and a video that needs a copy and has none is shown by its poster.
 ARG WITH_FFMPEG=0
 RUN if [ "$WITH_FFMPEG" = 1 ]; then \
       apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*; \
