@@ -13,6 +13,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
+# Debian's podman and runc, and debootstrap for a base made here, installed where missing (as
+# .ci/run installs Chromium): a new machine has none of them.
+need=()
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
+[ -n "${BASE:-}" ] || command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "container-check: needs ${need[*]}: apt-get install ${need[*]}" >&2
+    exit 1
+  fi
+  echo "[container-check] installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
 # runc without the resource limits podman puts in the spec: runc-without-rlimits.sh says why.
 runtime=$PWD/scripts/runc-without-rlimits.sh
 podman=(podman --cgroup-manager cgroupfs --runtime "$runtime")
