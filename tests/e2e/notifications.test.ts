@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { importJWK, jwtVerify } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { useTestServer } from '../support/suite/test-server'
 import { api } from '../support/http'
 import { decryptPush, pushClient } from '../support/push-decrypt'
 import { startReceiver, type Receiver } from '../support/receiver'
-import { seedPhoto, setModeration } from '../support/seed'
+import { distinctJpeg, seedPhoto, setModeration } from '../support/seed'
+import { uploadFile } from '../support/uploads'
 
 /*
  * Notifications touch no storage of their own (an upload's thumbnail is only an address): one
@@ -167,6 +170,80 @@ describe('notifications for the couple', () => {
     expect(body.notifyLastStatus).toEqual({ at: expect.any(String), status: 200, error: null, attempt: 2, items: 1 })
   })
 
+  it('a batch that keeps failing is tried again after about 2, 8, 30 and 120 s, and given up after its fifth try', async () => {
+    await setModeration(server.url, server.cookie, 'pre')
+    await configure({ notifyUrl: `${receiver.url}/hook`, notifyFormat: 'json', notifyOn: 'pending' })
+    const itemsOf = (post: { body: Buffer }) => JSON.parse(post.body.toString('utf8')).items.map((item: { id: string }) => item.id) as string[]
+    const row = async (id: string) => (await server.db.execute({ sql: 'SELECT attempts, next_attempt_at AS next FROM notify_queue WHERE id = ?', args: [id] })).rows[0]
+    const rowOnceTried = async (id: string, attempts: number) => {
+      await expect.poll(async () => (await row(id))?.attempts, { timeout: 10_000 }).toBe(attempts)
+      return Number((await row(id))!.next)
+    }
+    receiver.answerWith(...Array.from({ length: 12 }, () => 500))
+    const kai = await message('Kai')
+    // The first three tries, waited for in real time: 2 s, then 8 s apart.
+    const [first, second, third] = await receiver.waitFor(3, 40_000)
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1900)
+    expect(second!.at - first!.at).toBeLessThan(6000)
+    expect(third!.at - second!.at).toBeGreaterThanOrEqual(7900)
+    expect(third!.at - second!.at).toBeLessThan(12_000)
+    expect([first, second, third].map(post => itemsOf(post!))).toEqual([[kai], [kai], [kai]])
+    // The fourth waits 30 s: read from the queue, then brought forward (a new item arms the timer again).
+    expect((await rowOnceTried(kai, 3)) - third!.at).toBeGreaterThan(28_500)
+    expect(Number((await row(kai))!.next) - third!.at).toBeLessThan(30_500)
+    await server.db.execute({ sql: 'UPDATE notify_queue SET next_attempt_at = ? WHERE id = ?', args: [Date.now(), kai] })
+    const lia = await message('Lia')
+    const [, , , fourth] = await receiver.waitFor(4, 10_000)
+    // Lia's batch is not due yet: the retry goes alone.
+    expect(itemsOf(fourth!)).toEqual([kai])
+    // The fifth waits 120 s; brought forward again, it fails and is the last.
+    expect((await rowOnceTried(kai, 4)) - fourth!.at).toBeGreaterThan(118_500)
+    expect(Number((await row(kai))!.next) - fourth!.at).toBeLessThan(120_500)
+    await server.db.execute({ sql: 'UPDATE notify_queue SET next_attempt_at = ? WHERE id = ?', args: [Date.now(), kai] })
+    await expect.poll(() => receiver.received.findIndex((post, index) => index > 3 && itemsOf(post).includes(kai)), { timeout: 15_000 }).toBeGreaterThan(3)
+    const fifth = receiver.received.findIndex((post, index) => index > 3 && itemsOf(post).includes(kai))
+    await expect.poll(async () => (await row(kai)) ?? null, { timeout: 10_000 }).toBeNull()
+    // Lia's own retries go on, without Kai.
+    await receiver.waitFor(fifth + 2, 20_000)
+    expect(receiver.received.slice(fifth + 1).map(post => itemsOf(post).includes(kai))).not.toContain(true)
+    expect(receiver.received.slice(fifth + 1).some(post => itemsOf(post).includes(lia))).toBe(true)
+    await server.db.execute('DELETE FROM notify_queue')
+  }, 120_000)
+
+  it('a receiver that never answers holds up no guest: uploads and messages are answered while its delivery hangs', async () => {
+    const held: ServerResponse[] = []
+    const hanging = createServer((request, response) => {
+      request.resume()
+      held.push(response)
+    })
+    await new Promise<void>(resolve => hanging.listen(0, '127.0.0.1', resolve))
+    try {
+      await setModeration(server.url, server.cookie, 'pre')
+      await configure({ notifyUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`, notifyFormat: 'json', notifyOn: 'pending' })
+      await message('Nina')
+      await expect.poll(() => held.length, { timeout: 15_000 }).toBe(1)
+      // The delivery is open and unanswered; guests are answered meanwhile.
+      const bytes = await distinctJpeg()
+      const photo = await uploadFile(server.url, bytes, { contentType: 'image/jpeg', size: bytes.length, author: 'Otto', fileName: 'IMG_0002.JPG' })
+      expect(photo.confirm.status).toBe(200)
+      expect(photo.confirm.body.status).toBe('pending')
+      const sent = await api(server.url, '/api/guestbook', { method: 'POST', json: { author: 'Paula', text: 'Felicidades!' } })
+      expect(sent.status).toBe(201)
+      // Still the one delivery, still open: the server gives up on a receiver only after 10 s.
+      expect(held).toHaveLength(1)
+      expect(held[0]!.socket?.destroyed).toBe(false)
+    }
+    finally {
+      // Without a receiver the held batch's retry is dropped, not posted to the next test's receiver.
+      await configure({ notifyUrl: null })
+      for (const response of held) response.destroy()
+      hanging.closeAllConnections()
+      await new Promise<void>(resolve => hanging.close(() => resolve()))
+      await expect.poll(async () => (await server.db.execute('SELECT count(*) AS n FROM notify_queue')).rows[0]!.n, { timeout: 15_000 }).toBe(0)
+      await configure({ notifyUrl: `${receiver.url}/hook` })
+    }
+  })
+
   it('notify-test answers the receiver\'s status at once; without a receiver it is 400', async () => {
     receiver.answerWith(202)
     const response = await admin('/api/admin/event/notify-test', { method: 'POST' })
@@ -261,6 +338,31 @@ describe('notifications for the couple', () => {
       await sleep(200)
       const left = await server.db.execute('SELECT endpoint FROM push_subscriptions')
       expect(left.rows).toHaveLength(0)
+    })
+
+    it('a 404 from the push service forgets the subscription too; a 500 keeps it', async () => {
+      await configure({ notifyUrl: null })
+      const deviceA = `${pushService.url}/push/device-a`
+      const deviceB = `${pushService.url}/push/device-b`
+      for (const endpoint of [deviceA, deviceB]) {
+        expect((await admin('/api/admin/push/subscriptions', { method: 'POST', json: { endpoint, keys: pushClient().keys } })).status).toBe(201)
+      }
+      pushService.clear()
+      // One push to each device.
+      pushService.answerWith(500, 500)
+      await message('Quitéria')
+      const pushes = await pushService.waitFor(2)
+      expect(pushes.map(push => push.path).sort()).toEqual(['/push/device-a', '/push/device-b'])
+      await sleep(200)
+      // Both were refused with a 500: both stay.
+      expect((await server.db.execute('SELECT endpoint FROM push_subscriptions ORDER BY endpoint')).rows.map(r => r.endpoint)).toEqual([deviceA, deviceB])
+      pushService.answerWith(404, 404)
+      // Both answered 404 (the browser dropped them): both are forgotten.
+      await message('Rui')
+      await pushService.waitFor(4)
+      await sleep(200)
+      expect((await server.db.execute('SELECT endpoint FROM push_subscriptions')).rows).toHaveLength(0)
+      await server.db.execute('DELETE FROM notify_queue')
     })
 
     it('a device unsubscribes with DELETE and its endpoint: 204', async () => {
