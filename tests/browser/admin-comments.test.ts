@@ -149,5 +149,18 @@ describe('the admin\'s comments tab and the hearts order on a tablet', () => {
     await page.reload()
     await expect.poll(order, { timeout: REFRESH_WAIT }).toEqual([none.id, many.id, few.id])
     expect(await page.locator('[data-testid=filter-sort]').inputValue()).toBe('hearts')
+
+    // The preview says them too: `few` has one heart and the two comments approved in bulk above,
+    // `none` the four hearts just sent and the comment approved on its own.
+    const preview = page.locator('[data-testid=preview-dialog][open]')
+    await page.locator(`[data-testid=admin-upload][data-id="${few.id}"] [data-testid=preview]`).click()
+    await preview.waitFor()
+    expect(await preview.locator('[data-testid=preview-reactions]').textContent()).toBe('1 coração · 2 comentários')
+    await preview.locator('[data-testid=preview-close]').click()
+    await preview.waitFor({ state: 'detached' })
+    await page.locator(`[data-testid=admin-upload][data-id="${none.id}"] [data-testid=preview]`).click()
+    await preview.waitFor()
+    expect(await preview.locator('[data-testid=preview-reactions]').textContent()).toBe('4 corações · 1 comentário')
+    await preview.locator('[data-testid=preview-close]').click()
   })
 })
