@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { H3Event } from 'h3'
 import { dataVersions } from '../../../db/schema'
-import { useDb, type Db } from '../db'
+import { builtOnce } from '../db'
 
 /** The counters of migration 0003: what each conditional answer depends on. */
 export type DataName = 'public' | 'uploads' | 'event' | 'guestbook' | 'reactions' | 'comments' | 'moments' | 'challenges'
@@ -20,19 +20,12 @@ const ANSWER_SHAPE = 4
  */
 const SIGNED_ANSWER_PERIODS_PER_TTL = 6
 
-// Read on every conditional request: the statement is built once per database, not each time.
-const prepared = new WeakMap<Db, ReturnType<typeof prepareVersionsRead>>()
-const prepareVersionsRead = (db: Db) => db.select().from(dataVersions).prepare()
+// Read on every conditional request.
+const versionsRead = builtOnce(db => db.select().from(dataVersions).prepare())
 
 /** One read of the few counter rows (the table's primary key), per request. */
 export async function readDataVersions(): Promise<DataVersions> {
-  const db = useDb()
-  let statement = prepared.get(db)
-  if (!statement) {
-    statement = prepareVersionsRead(db)
-    prepared.set(db, statement)
-  }
-  const rows = await statement.all()
+  const rows = await versionsRead().all()
   const versions: DataVersions = { public: 0, uploads: 0, event: 0, guestbook: 0, reactions: 0, comments: 0, moments: 0, challenges: 0, epoch: 0 }
   for (const row of rows) versions[row.name as keyof DataVersions] = row.version
   return versions
