@@ -2,7 +2,6 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { useDb } from '../db'
-import { getEventSettings } from '../event-settings'
 import { apiError } from '../http/errors'
 
 /**
@@ -25,10 +24,8 @@ export async function guestUploadCount(guestId: string, exceptId?: string): Prom
  * exactly the first `limit` stay, whatever order their counts run in; one beyond is refused with
  * 403 GUEST_LIMIT_REACHED (`data.limit`, `data.used`) and init deletes it again.
  */
-export async function assertGuestSlot(row: Pick<UploadRow, 'id' | 'guestId'>): Promise<void> {
-  if (!row.guestId) return
-  const { maxUploadsPerGuest: limit } = await getEventSettings()
-  if (limit === null) return
+export async function assertGuestSlot(row: Pick<UploadRow, 'id' | 'guestId'>, limit: number | null): Promise<void> {
+  if (!row.guestId || limit === null) return
   const ahead = await useDb().select({ count: sql<number>`count(*)` }).from(uploads)
     .where(and(
       eq(uploads.guestId, row.guestId),
