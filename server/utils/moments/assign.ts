@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm'
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm'
 import { moments } from '../../../db/schema'
-import { useDb, type Db, type DbTransaction } from '../db'
+import { builtOnce, useDb, type Db, type DbTransaction } from '../db'
 import { invalidRequest } from '../http/errors'
 
 /** A moment the request names must exist: an unknown one is the caller's mistake (400), not a silent "none". */
@@ -20,10 +20,13 @@ export async function momentAtInit(momentId: string | undefined, takenAt: Date |
     return momentId
   }
   if (!takenAt) return null
-  const found = await useDb().select({ id: moments.id }).from(moments).where(and(
-    or(isNotNull(moments.startsAt), isNotNull(moments.endsAt)),
-    or(isNull(moments.startsAt), lte(moments.startsAt, takenAt)),
-    or(isNull(moments.endsAt), gt(moments.endsAt, takenAt)),
-  )).orderBy(asc(moments.position), asc(moments.id)).limit(1).get()
+  const found = await momentAround().get({ takenAt })
   return found?.id ?? null
 }
+
+// Built once: nearly every photo the page sends carries the time it was taken.
+const momentAround = builtOnce(db => db.select({ id: moments.id }).from(moments).where(and(
+  or(isNotNull(moments.startsAt), isNotNull(moments.endsAt)),
+  or(isNull(moments.startsAt), lte(moments.startsAt, sql.placeholder('takenAt'))),
+  or(isNull(moments.endsAt), gt(moments.endsAt, sql.placeholder('takenAt'))),
+)).orderBy(asc(moments.position), asc(moments.id)).limit(1).prepare())

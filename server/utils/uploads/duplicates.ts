@@ -1,11 +1,19 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { uploads, type UploadRow, PUBLIC_UPLOAD } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import type { DuplicateUploadResponse, InitUploadBody } from '#shared/schemas/upload'
-import { useDb } from '../db'
+import { builtOnce, type Db } from '../db'
 import { apiError } from '../http/errors'
 import { useMediaStore } from '../storage/use-media-store'
 import { discardUpload } from './abort'
+
+// Built once (every init with a hash asks). `confirmed_at IS NOT NULL` (in PUBLIC_UPLOAD) spelled
+// out, so that SQLite serves this from the partial index.
+const copyQuery = (db: Db, ...also: SQL[]) => db.select({ id: uploads.id, kind: uploads.kind }).from(uploads)
+  .where(and(eq(uploads.contentHash, sql.placeholder('hash')), PUBLIC_UPLOAD, eq(uploads.size, sql.placeholder('size')), ...also))
+  .limit(1).prepare()
+const sentCopy = builtOnce(db => copyQuery(db))
+const sentCopyOf = builtOnce(db => copyQuery(db, eq(uploads.guestId, sql.placeholder('sentBy'))))
 
 /**
  * The same bytes are stored once per event: a guest re-sending a photo (picked twice, or again
@@ -20,10 +28,9 @@ import { discardUpload } from './abort'
  */
 export async function findSentCopy(body: Pick<InitUploadBody, 'hash' | 'size'>, sentBy: string | null = null): Promise<DuplicateUploadResponse | null> {
   if (!body.hash) return null
-  // `confirmed_at IS NOT NULL` (in PUBLIC_UPLOAD) spelled out, so that SQLite serves this from the partial index.
-  const earlier = await useDb().select({ id: uploads.id, kind: uploads.kind }).from(uploads)
-    .where(and(eq(uploads.contentHash, body.hash), PUBLIC_UPLOAD, eq(uploads.size, body.size), sentBy === null ? undefined : eq(uploads.guestId, sentBy)))
-    .limit(1).get()
+  const earlier = sentBy === null
+    ? await sentCopy().get({ hash: body.hash, size: body.size })
+    : await sentCopyOf().get({ hash: body.hash, size: body.size, sentBy })
   return earlier ? { id: earlier.id, kind: earlier.kind, duplicate: true } : null
 }
 
