@@ -1,4 +1,4 @@
-// A 300-guest burst: every guest sends one small photo (init with its hash → PUT → confirm) at the
+// A 300-guest burst: every guest sends one small photo (init with its hash, key and time taken → PUT → confirm) at the
 // same moment, each from its own loopback address (127.1.x.y: a client of its own for the rate
 // limits, as guests on a venue's Wi-Fi behind no proxy) and with its own cookie jar (the guest
 // device cookie init sets). Reports each step's p50 / p95 / max and the answers by status, per
@@ -7,7 +7,7 @@
 // the others run moves both alike). Run: npm run bench -- burst [--guests 300 --rounds 3
 // --drivers local,s3 --before …]. Traffic goes to 127.0.0.0/8 only; every guest sends one photo.
 import { execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { request as httpRequest, Agent } from 'node:http'
 import { loadavg } from 'node:os'
@@ -160,7 +160,8 @@ async function burst(entry: string, driver: 'local' | 's3', photos: Buffer[], pr
     const guest = async (g: number, bytes = photos[g]!, agent = agents[g]!) => {
       const hash = createHash('sha256').update(bytes).digest('hex')
       const init = await send(agent, `${base}/api/uploads/init`, 'POST', { 'content-type': 'application/json' },
-        JSON.stringify({ fileName: `IMG_${1000 + g}.JPG`, contentType: 'image/jpeg', size: bytes.length, hash, author: `Convidado ${g}`, message: 'Felicidades!' }))
+        // As the page sends it: its key for the file, and when the photo was taken (its EXIF date).
+        JSON.stringify({ fileName: `IMG_${1000 + g}.JPG`, contentType: 'image/jpeg', size: bytes.length, hash, author: `Convidado ${g}`, message: 'Felicidades!', clientKey: randomUUID(), takenAt: new Date(Date.now() - 60_000 * g).toISOString() }))
       record('init', init)
       if (init.status !== 201) return
       const put = await send(agent, init.body.upload.url, 'PUT', init.body.upload.headers, bytes)
@@ -240,7 +241,7 @@ const statusRows = [...rounds].flatMap(([key, results]) => STEPS.map((step) => {
 
 const body = `
 Run: \`npx tsx bench/burst.ts --guests ${GUESTS} --rounds ${ROUNDS} --drivers ${DRIVERS.join(',')}${SERVED_BEFORE > 1 ? ` --served-before ${SERVED_BEFORE}` : ''}${flags.before ? ' --before <the build before>' : ''}\` on ${new Date().toISOString().slice(0, 16)} UTC.
-${GUESTS} guests each send one small photo (a ${(photos[0]!.length / 1024).toFixed(1)} KiB JPEG of noise, different bytes each, with its hash) at the same
+${GUESTS} guests each send one small photo (a ${(photos[0]!.length / 1024).toFixed(1)} KiB JPEG of noise, different bytes each, with its hash, a key for the file and the time it was taken, as the page sends them) at the same
 moment: init → PUT → confirm, one after another, each guest from its own loopback address (127.1.x.y, so a client of its own
 for the rate limits, default \`RATE_LIMIT_UPLOADS_PER_MINUTE\`) and with its own guest cookie (a connection of its own, kept
 alive from init to confirm); the server has served ${SERVED_BEFORE === 1 ? 'one photo before it (its routes loaded, its code not yet compiled hot)' : `${SERVED_BEFORE} photos before it, one after another (its code compiled hot, as after an afternoon of guests)`}. Server and load generator share this 2-core machine, which other people's work was using too: the load
