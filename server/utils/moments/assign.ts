@@ -20,7 +20,8 @@ export async function momentAtInit(momentId: string | undefined, takenAt: Date |
     return momentId
   }
   if (!takenAt) return null
-  const found = await momentAround().get({ takenAt })
+  // In milliseconds, as stored: a placeholder in a comparison is bound raw, past drizzle's date encoding.
+  const found = await momentAround().get({ takenAt: takenAt.getTime() })
   return found?.id ?? null
 }
 
