@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import { revokedTokens } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
 import { normaliseEmail } from '#shared/schemas/auth'
-import type { Db } from '../db'
+import { builtOnce } from '../db'
 import { signToken, verifyToken, type TokenAudience, type TokenClaims } from './signed-token'
 
 export const SESSION_COOKIE = 'em_admin'
@@ -37,19 +37,12 @@ async function verifiedClaims(token: string): Promise<TokenClaims> {
   return claims
 }
 
-// Read on every admin request: the statement is built once per database, not each time.
-const prepared = new WeakMap<Db, ReturnType<typeof prepareRevokedRead>>()
-const prepareRevokedRead = (db: Db) => db.select({ jti: revokedTokens.jti }).from(revokedTokens)
-  .where(eq(revokedTokens.jti, sql.placeholder('jti'))).prepare()
+// Read on every admin request.
+const revokedRead = builtOnce(db => db.select({ jti: revokedTokens.jti }).from(revokedTokens)
+  .where(eq(revokedTokens.jti, sql.placeholder('jti'))).prepare())
 
 async function isRevoked(jti: string): Promise<boolean> {
-  const db = useDb()
-  let statement = prepared.get(db)
-  if (!statement) {
-    statement = prepareRevokedRead(db)
-    prepared.set(db, statement)
-  }
-  return (await statement.get({ jti })) !== undefined
+  return (await revokedRead().get({ jti })) !== undefined
 }
 
 function digest(value: string): Buffer {
