@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createClient, type Client } from '@libsql/client'
+import { sql, type SQL } from 'drizzle-orm'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import * as schema from '../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -58,6 +59,15 @@ export function builtOnce<T>(build: (database: Db) => T): () => T {
     if (!statement) built.set(database, statement = build(database))
     return statement
   }
+}
+
+/**
+ * A prepared statement's value bound as the driver takes it, past drizzle's column encoding (which
+ * calls a date column's encoder even on null): the caller passes what the column stores, a date
+ * in milliseconds. A placeholder inside a comparison (`eq`, `lt`) is bound this way already.
+ */
+export function storedValue(name: string): SQL {
+  return sql`${sql.placeholder(name)}`
 }
 
 /** Applies pending migrations once per process; WAL for the local file. */

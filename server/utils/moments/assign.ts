@@ -20,7 +20,7 @@ export async function momentAtInit(momentId: string | undefined, takenAt: Date |
     return momentId
   }
   if (!takenAt) return null
-  // In milliseconds, as stored: a placeholder in a comparison is bound raw, past drizzle's date encoding.
+  // In milliseconds, as stored: see storedValue.
   const found = await momentAround().get({ takenAt: takenAt.getTime() })
   return found?.id ?? null
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { uploads, type UploadRow } from '../../../db/schema'
 import { useConfig } from '../config'
-import { builtOnce, useDb } from '../db'
+import { builtOnce, storedValue, useDb } from '../db'
 
 export type UploadClaim = NonNullable<UploadRow['claim']>
 
@@ -24,14 +24,14 @@ function leaseMs(): number {
  */
 export async function claimUpload(id: string, claim: UploadClaim): Promise<UploadRow | null> {
   const now = new Date()
-  // Times bound as stored (milliseconds): the placeholders below are raw, past drizzle's date encoding.
+  // Times in milliseconds, as stored: see storedValue.
   const [row] = await claimStatement().all({ id, claim, until: now.getTime() + leaseMs(), now: now.getTime() })
   return row ?? null
 }
 
 // Built once: every confirm, abort and sweep of an upload claims it first.
 const claimStatement = builtOnce(db => db.update(uploads)
-  .set({ claim: sql`${sql.placeholder('claim')}`, claimedUntil: sql`${sql.placeholder('until')}` })
+  .set({ claim: storedValue('claim'), claimedUntil: storedValue('until') })
   .where(and(eq(uploads.id, sql.placeholder('id')), isNull(uploads.confirmedAt), or(isNull(uploads.claimedUntil), lt(uploads.claimedUntil, sql.placeholder('now')))))
   .returning()
   .prepare())

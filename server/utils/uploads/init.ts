@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core'
 import { uploads, type EventSettingsRow } from '../../../db/schema'
 import { ErrorCode } from '#shared/errors'
@@ -6,7 +6,7 @@ import { ACCEPTED_TYPES, kindOfContentType, partLayout, SINGLE_PUT_MAX_BYTES } f
 import type { InitAnswer, InitUploadBody } from '#shared/schemas/upload'
 import { searchTextOf } from '#shared/search'
 import { useConfig } from '../config'
-import { builtOnce, useDb } from '../db'
+import { builtOnce, storedValue, useDb } from '../db'
 import { getEventSettings } from '../event-settings'
 import { assertGuestSlot } from '../guests/guest-limit'
 import { apiError } from '../http/errors'
@@ -50,11 +50,10 @@ const INIT_COLUMNS = [
 ] as const satisfies readonly (keyof typeof uploads.$inferInsert)[]
 type InitRow = { [Column in typeof INIT_COLUMNS[number]]-?: (typeof uploads.$inferInsert)[Column] }
 
-// Built once: building a 21-column insert was a tenth of an init's work in a burst. The values are
-// bound as the driver takes them (drizzle's prepared statements would pass a null to a column's
-// encoder, which a date cannot take), each encoded as drizzle's own insert does.
+// Built once: building a 21-column insert was a tenth of an init's work in a burst. Each value is
+// bound as stored (`storedValue`), encoded by its column as drizzle's own insert does.
 const insertInit = builtOnce(db => db.insert(uploads)
-  .values(Object.fromEntries(INIT_COLUMNS.map(column => [column, sql`${sql.placeholder(column)}`])) as SQLiteInsertValue<typeof uploads>)
+  .values(Object.fromEntries(INIT_COLUMNS.map(column => [column, storedValue(column)])) as SQLiteInsertValue<typeof uploads>)
   .prepare())
 const boundInit = (row: InitRow) => Object.fromEntries(INIT_COLUMNS.map(column =>
   [column, row[column] == null ? null : uploads[column].mapToDriverValue(row[column] as never)]))
